@@ -1,0 +1,128 @@
+// @ts-check
+import js from '@eslint/js'
+import prettier from 'eslint-config-prettier'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+/** Layer 0 packages (STYLE.md "Layers") import no other workspace package. */
+const layerZero = ['contract', 'engine', 'auth', 'scheduler', 'events']
+
+const deepImports = {
+  group: ['@svcdb/*/src', '@svcdb/*/src/**', '@svcdb/*/dist/**'],
+  message:
+    "Import another package through its public entry ('@svcdb/<name>'), never its internals.",
+}
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle parses the files it walks; it must know .ts files and their parser.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'no-restricted-imports': ['error', { patterns: [deepImports] }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSEnumDeclaration',
+          message: 'Use a string-literal union or an `as const` object.',
+        },
+        { selector: 'TSModuleDeclaration[kind="namespace"]', message: 'No namespaces.' },
+        { selector: 'ExportAllDeclaration', message: 'Name every export of a barrel.' },
+        { selector: 'ExportDefaultDeclaration', message: 'No default exports.' },
+      ],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts', 'packages/*/test/**/*.ts', 'examples/*/src/**/*.ts'],
+    rules: { 'import-x/no-relative-packages': 'error' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: layerZero.map((name) => `packages/${name}/src/**/*.ts`),
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepImports,
+            { group: ['@svcdb/*'], message: 'Layer-0 packages import no other workspace package.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/client/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        'process',
+        'Buffer',
+        'global',
+        'require',
+        '__dirname',
+        '__filename',
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepImports,
+            { group: ['node:*'], message: 'The client runs in browsers: no Node built-ins.' },
+            {
+              group: ['@svcdb/*', '!@svcdb/contract', '!@svcdb/events'],
+              message: 'The client depends on the contract (and the SSE decoder) only.',
+            },
+            {
+              group: ['hono', 'hono/*'],
+              message: 'The client never depends on the server framework.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/cli/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [deepImports],
+          paths: [
+            {
+              name: '@svcdb/server',
+              message: 'Load the server lazily with import() (only `svcdb start` needs it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Build and tool configs are the only default exports allowed.
+    files: ['**/*.config.ts', '**/*.config.js'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  prettier,
+)

@@ -1,0 +1,22 @@
+import * as v from 'valibot'
+
+/**
+ * An event of the session stream (`GET /api/v1/sessions/events`): `created` when a session is
+ * submitted, `dispatched` when it has been dispatched. Consumers needing more fetch the
+ * session by id.
+ */
+export const sessionEventSchema = v.strictObject({
+  kind: v.picklist(['created', 'dispatched']),
+  sessionID: v.pipe(v.string(), v.minLength(1)),
+})
+
+/** An event of the session stream. */
+export type SessionEvent = v.InferOutput<typeof sessionEventSchema>
+
+/** The application's routes (spec "Application-level stream routes"). */
+export const SESSIONS_APP_ROUTES = {
+  sessionEvents: '/api/v1/sessions/events',
+  channelEvents: '/api/v1/channels/events',
+  channelSend: '/api/v1/channels/send',
+  sessionMeta: '/api/v1/sessions/{id}/meta',
+} as const

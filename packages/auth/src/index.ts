@@ -1,0 +1,2 @@
+export { AuthError, isAuthError } from './errors'
+export type { AuthErrorCode, AuthErrorOptions } from './errors'

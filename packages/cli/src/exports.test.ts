@@ -1,0 +1,13 @@
+import { expect, it } from 'vitest'
+import * as api from './index'
+
+it('exports exactly the public surface', () => {
+  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+    [
+      "CLI_USAGE",
+      "CLI_VERSION",
+      "EXIT_CODES",
+      "runCli",
+    ]
+  `)
+})

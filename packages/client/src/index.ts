@@ -1,0 +1,2 @@
+export { ClientError, clientErrorFromBody, isClientError } from './errors'
+export type { ClientErrorCode, ClientErrorOptions } from './errors'

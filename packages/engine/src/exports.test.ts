@@ -1,0 +1,11 @@
+import { expect, it } from 'vitest'
+import * as api from './index'
+
+it('exports exactly the public surface', () => {
+  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+    [
+      "EngineError",
+      "isEngineError",
+    ]
+  `)
+})

@@ -1,0 +1,2 @@
+export { EngineError, isEngineError } from './errors'
+export type { EngineErrorCode, EngineErrorOptions } from './errors'

@@ -1,0 +1,2 @@
+export { EventsError, isEventsError } from './errors'
+export type { EventsErrorCode, EventsErrorOptions } from './errors'

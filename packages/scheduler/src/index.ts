@@ -1,0 +1,2 @@
+export { isSchedulerError, SchedulerError } from './errors'
+export type { SchedulerErrorCode, SchedulerErrorOptions } from './errors'

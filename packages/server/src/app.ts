@@ -1,0 +1,59 @@
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { cors } from 'hono/cors'
+import { toErrorResponse } from './errors/error-response'
+import { ServerError } from './errors/server-error'
+import { createLogger } from './logger'
+import type { Logger } from './logger'
+import { healthRoute } from './routes/health'
+import type { HealthSource } from './routes/health'
+import type { AppEnv } from './routing/app-env'
+import { mountRoutes } from './routing/mount-routes'
+import type { Authenticator } from './routing/principal'
+import type { RouteHandler } from './routing/route-handler'
+import { SERVER_VERSION } from './version'
+
+/** What the app is built from. */
+export interface AppDeps {
+  /** Establishes callers of `token` and `root` routes. */
+  authenticator: Authenticator
+  /** Reported by health; the package version when absent. */
+  version?: string
+  /** Health probe; always `ok` when absent. */
+  health?: HealthSource['status']
+  /** Origins allowed by CORS (`*` for any); no CORS headers when absent or empty. */
+  corsOrigins?: readonly string[]
+  logger?: Logger
+}
+
+/**
+ * Builds the svcdb HTTP app. Every route comes from the contract's route table with its
+ * declared auth level; errors are answered as `{"error": {"code", "message"}}`.
+ *
+ * @example
+ * const app = createApp({ authenticator: disabledAuthenticator })
+ * const res = await app.request('/system/health')
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const logger = deps.logger ?? createLogger({ level: 'warn' })
+  const app = new Hono<AppEnv>()
+  if (deps.corsOrigins !== undefined && deps.corsOrigins.length > 0) {
+    const origins = [...deps.corsOrigins]
+    app.use('*', cors({ origin: origins.includes('*') ? '*' : origins }))
+  }
+  const handlers: RouteHandler[] = [
+    healthRoute({ version: deps.version ?? SERVER_VERSION, status: deps.health ?? (() => 'ok') }),
+  ]
+  mountRoutes(app, handlers, deps.authenticator)
+  const answerError = (err: unknown, c: Context<AppEnv>) => {
+    const { status, body, unexpected } = toErrorResponse(err)
+    if (unexpected) logger.error(`${c.req.method} ${c.req.path} failed`, err)
+    return c.json(body, status as ContentfulStatusCode)
+  }
+  app.notFound((c) =>
+    answerError(new ServerError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), c),
+  )
+  app.onError(answerError)
+  return app
+}

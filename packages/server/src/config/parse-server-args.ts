@@ -1,0 +1,123 @@
+import { parseArgs } from 'node:util'
+import {
+  isLoopbackHost,
+  parseAuthMode,
+  parseDuration,
+  parseHost,
+  parseLogLevel,
+  parseNodeId,
+  parseOrigins,
+  parsePath,
+  parsePort,
+} from './flag-values'
+import type { FlagValue } from './flag-values'
+import { DEFAULT_SERVER_CONFIG } from './server-config'
+import type { ServerConfig } from './server-config'
+
+/** What the command line asks for. */
+export type ServerArgs =
+  | { action: 'run'; config: ServerConfig }
+  | { action: 'help' }
+  | { action: 'version' }
+  /** `message` is one line naming the offending flag. */
+  | { action: 'error'; message: string }
+
+/** Usage text of the server's command line. */
+export const SERVER_USAGE = `Usage: svcdb-server [options]
+
+Options:
+  --data DIR               data directory (default ./data)
+  --host HOST              address to listen on (default 127.0.0.1)
+  --port PORT              port, 0 for any free port (default 6830)
+  --auth MODE              disabled | self-contained | file://PATH (default self-contained)
+  --dev                    development mode: magic links are logged, not mailed
+  --node-id N              node id reported in stats and heartbeats (default 0)
+  --metrics-interval DUR   interval of metrics events, e.g. 15s (default 15s)
+  --cors ORIGINS           comma-separated allowed origins, or *
+  --log-level LEVEL        debug | info | warn | error | silent (default info)
+  --unsafe-public          allow --auth disabled on a non-loopback host
+  -h, --help               show this help
+  -v, --version            print the version
+`
+
+const options = {
+  data: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  auth: { type: 'string' },
+  dev: { type: 'boolean' },
+  'node-id': { type: 'string' },
+  'metrics-interval': { type: 'string' },
+  cors: { type: 'string' },
+  'log-level': { type: 'string' },
+  'unsafe-public': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
+class FlagError extends Error {}
+
+function flag<T>(
+  name: string,
+  raw: string | undefined,
+  parse: (raw: string) => FlagValue<T>,
+  fallback: T,
+): T {
+  if (raw === undefined) return fallback
+  const parsed = parse(raw)
+  if ('expected' in parsed) {
+    throw new FlagError(
+      `invalid value for --${name}: ${JSON.stringify(raw)} (expected ${parsed.expected})`,
+    )
+  }
+  return parsed.value
+}
+
+/**
+ * Parses the server's command line (without `node` and the script path).
+ *
+ * @example
+ * parseServerArgs(['--port', '0', '--auth', 'disabled'])
+ */
+export function parseServerArgs(argv: readonly string[]): ServerArgs {
+  let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
+  try {
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
+  } catch (err) {
+    return {
+      action: 'error',
+      message: (err as Error).message.split('\n')[0] ?? 'invalid arguments',
+    }
+  }
+  if (values.help) return { action: 'help' }
+  if (values.version) return { action: 'version' }
+  try {
+    const d = DEFAULT_SERVER_CONFIG
+    const config: ServerConfig = {
+      dataDir: flag('data', values.data, parsePath, d.dataDir),
+      host: flag('host', values.host, parseHost, d.host),
+      port: flag('port', values.port, parsePort, d.port),
+      auth: flag('auth', values.auth, parseAuthMode, d.auth),
+      dev: values.dev ?? d.dev,
+      nodeId: flag('node-id', values['node-id'], parseNodeId, d.nodeId),
+      metricsIntervalMs: flag(
+        'metrics-interval',
+        values['metrics-interval'],
+        parseDuration,
+        d.metricsIntervalMs,
+      ),
+      corsOrigins: flag('cors', values.cors, parseOrigins, d.corsOrigins),
+      logLevel: flag('log-level', values['log-level'], parseLogLevel, d.logLevel),
+      unsafePublic: values['unsafe-public'] ?? d.unsafePublic,
+    }
+    if (config.auth.kind === 'disabled' && !isLoopbackHost(config.host) && !config.unsafePublic) {
+      throw new FlagError(
+        `--auth disabled refuses to listen on non-loopback host --host ${config.host}; pass --unsafe-public to allow it`,
+      )
+    }
+    return { action: 'run', config }
+  } catch (err) {
+    if (err instanceof FlagError) return { action: 'error', message: err.message }
+    throw err
+  }
+}

@@ -1,0 +1,39 @@
+import type { LogLevel } from '../logger'
+
+/** How callers are authenticated (spec "Modes"). */
+export type AuthMode =
+  | { kind: 'disabled' }
+  | { kind: 'self-contained' }
+  /** Identity kept in a separate database at `path`. */
+  | { kind: 'file'; path: string }
+
+/** Everything the server is started with. */
+export interface ServerConfig {
+  dataDir: string
+  host: string
+  /** 0 picks a free port; the bound one is announced on standard output. */
+  port: number
+  auth: AuthMode
+  /** Development mode: magic links are logged instead of mailed. */
+  dev: boolean
+  nodeId: number
+  metricsIntervalMs: number
+  corsOrigins: string[]
+  logLevel: LogLevel
+  /** Allows `--auth disabled` on a non-loopback host. */
+  unsafePublic: boolean
+}
+
+/** Defaults of DESIGN §7. */
+export const DEFAULT_SERVER_CONFIG: ServerConfig = {
+  dataDir: './data',
+  host: '127.0.0.1',
+  port: 6830,
+  auth: { kind: 'self-contained' },
+  dev: false,
+  nodeId: 0,
+  metricsIntervalMs: 15_000,
+  corsOrigins: [],
+  logLevel: 'info',
+  unsafePublic: false,
+}

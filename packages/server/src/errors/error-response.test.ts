@@ -1,0 +1,60 @@
+import { HTTPException } from 'hono/http-exception'
+import { describe, expect, it } from 'vitest'
+import { toErrorResponse } from './error-response'
+import { isServerError, ServerError } from './server-error'
+
+describe('toErrorResponse', () => {
+  it('maps a ServerError code to its status and keeps its message', () => {
+    expect(toErrorResponse(new ServerError('CONFLICT', 'cron id exists'))).toEqual({
+      status: 409,
+      body: { error: { code: 'CONFLICT', message: 'cron id exists' } },
+      unexpected: false,
+    })
+  })
+
+  it('includes validation details', () => {
+    const details = [{ path: 'body.id', message: 'required' }]
+    const res = toErrorResponse(
+      new ServerError('VALIDATION_FAILED', 'invalid request', { details }),
+    )
+    expect(res.status).toBe(400)
+    expect(res.body.error.details).toEqual(details)
+  })
+
+  it('keeps the status of an HTTP exception', () => {
+    const res = toErrorResponse(new HTTPException(413, { message: 'too big' }))
+    expect(res).toMatchObject({
+      status: 413,
+      body: { error: { code: 'PAYLOAD_TOO_LARGE', message: 'too big' } },
+    })
+  })
+
+  it('passes through a library error whose code is a wire code', () => {
+    const err = Object.assign(new Error('no such file: /a'), { code: 'NOT_FOUND' })
+    expect(toErrorResponse(err)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    })
+  })
+
+  it('hides unknown errors behind INTERNAL without internals', () => {
+    const err = Object.assign(new Error('EACCES /secret/path'), { code: 'EACCES' })
+    const res = toErrorResponse(err)
+    expect(res).toEqual({
+      status: 500,
+      body: { error: { code: 'INTERNAL', message: 'internal server error' } },
+      unexpected: true,
+    })
+    expect(JSON.stringify(res.body)).not.toContain('secret')
+  })
+})
+
+describe('isServerError', () => {
+  it('matches by name and code, not by class identity', () => {
+    const foreign = { name: 'ServerError', code: 'NOT_FOUND', message: 'x' }
+    expect(isServerError(foreign)).toBe(true)
+    expect(isServerError(foreign, 'NOT_FOUND')).toBe(true)
+    expect(isServerError(foreign, 'CONFLICT')).toBe(false)
+    expect(isServerError(new Error('x'))).toBe(false)
+  })
+})

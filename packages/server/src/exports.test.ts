@@ -1,0 +1,26 @@
+import { expect, it } from 'vitest'
+import * as api from './index'
+
+it('exports exactly the public surface', () => {
+  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+    [
+      "DEFAULT_SERVER_CONFIG",
+      "LOG_LEVELS",
+      "ROOT_USER_ID",
+      "SERVER_USAGE",
+      "SERVER_VERSION",
+      "ServerError",
+      "assertRouteTable",
+      "createApp",
+      "createLogger",
+      "disabledAuthenticator",
+      "handleRoute",
+      "isServerError",
+      "mountRoutes",
+      "parseServerArgs",
+      "runServer",
+      "startServer",
+      "toErrorResponse",
+    ]
+  `)
+})

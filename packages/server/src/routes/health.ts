@@ -1,0 +1,18 @@
+import { routes } from '@svcdb/contract'
+import type { HealthResponse } from '@svcdb/contract'
+import { handleRoute } from '../routing/route-handler'
+
+/** What health reports: the server version and a probe of the components' state. */
+export interface HealthSource {
+  version: string
+  /** `degraded` when a component needs attention (disk nearly full, corruption seen…). */
+  status(): HealthResponse['status']
+}
+
+/** `GET /system/health`: no credential, `{"status", "version"}` exactly (spec). */
+export function healthRoute(source: HealthSource) {
+  return handleRoute(routes.systemHealth, (c) => {
+    const body: HealthResponse = { status: source.status(), version: source.version }
+    return c.json(body, 200)
+  })
+}

@@ -1,0 +1,9 @@
+import type { Principal } from './principal'
+
+/** The Hono environment of the app: what middleware leaves for handlers. */
+export interface AppEnv {
+  Variables: {
+    /** The caller, set by the auth guard; absent on `none` routes without a credential. */
+    principal: Principal | undefined
+  }
+}

@@ -1,0 +1,70 @@
+import type { AnySchema, RouteDef, ValidationIssue } from '@svcdb/contract'
+import type { Context } from 'hono'
+import * as v from 'valibot'
+import { ServerError } from '../errors/server-error'
+import type { AppEnv } from './app-env'
+
+/** Largest JSON request body accepted (DESIGN §7). */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024
+
+/**
+ * Parses and validates the declared parts of a request. Any problem answers 400
+ * `VALIDATION_FAILED` with one `details` entry per issue, located as `params.x`, `query.x`
+ * or `body.x`.
+ */
+export async function validateInput(
+  route: RouteDef,
+  c: Context<AppEnv>,
+): Promise<{ params: unknown; query: unknown; body: unknown }> {
+  const request = route.request ?? {}
+  const issues: ValidationIssue[] = []
+  const params = await check('params', request.params, c.req.param(), issues)
+  const query = await check('query', request.query, c.req.query(), issues)
+  const body =
+    request.body === undefined
+      ? undefined
+      : await check('body', request.body, await readJson(c), issues)
+  if (issues.length > 0) {
+    throw new ServerError(
+      'VALIDATION_FAILED',
+      `invalid request: ${issues[0]?.path} ${issues[0]?.message}`,
+      {
+        details: issues,
+      },
+    )
+  }
+  return { params, query, body }
+}
+
+async function check(
+  part: string,
+  schema: AnySchema | undefined,
+  value: unknown,
+  issues: ValidationIssue[],
+): Promise<unknown> {
+  if (schema === undefined) return undefined
+  const result = await v.safeParseAsync(schema, value)
+  if (result.success) return result.output
+  for (const issue of result.issues) {
+    const key = v.getDotPath(issue)
+    issues.push({ path: key === null ? part : `${part}.${key}`, message: issue.message })
+  }
+  return undefined
+}
+
+async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  const length = Number(c.req.header('content-length') ?? '0')
+  if (length > MAX_JSON_BODY_BYTES) {
+    throw new ServerError('PAYLOAD_TOO_LARGE', `JSON body exceeds ${MAX_JSON_BODY_BYTES} bytes`)
+  }
+  const text = await c.req.text()
+  if (text.length > MAX_JSON_BODY_BYTES) {
+    throw new ServerError('PAYLOAD_TOO_LARGE', `JSON body exceeds ${MAX_JSON_BODY_BYTES} bytes`)
+  }
+  if (text.trim() === '') return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new ServerError('BAD_REQUEST', 'request body is not valid JSON')
+  }
+}

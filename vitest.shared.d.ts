@@ -1,0 +1,2 @@
+/** Vite aliases resolving `@svcdb/*` imports to package sources. */
+export declare const workspaceAlias: { find: RegExp; replacement: string }[]

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url'
+
+const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url))
+
+/**
+ * Resolves `@svcdb/<pkg>` to `packages/<pkg>/src/index.ts` and `@svcdb/<pkg>/<sub>` to
+ * `packages/<pkg>/src/<sub>/index.ts`, so tests run against sources without a build.
+ */
+export const workspaceAlias = [
+  { find: /^@svcdb\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
+  { find: /^@svcdb\/([a-z-]+)\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/$2/index.ts` },
+]
