@@ -1,0 +1,87 @@
+import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
+import { EngineError } from '../errors'
+import { BINARY_SPACES, TEXT_SPACES } from './meta-store'
+import type { KeyOf, MetaOp, MetaStore, RangeOptions, Space } from './meta-store'
+
+// Any abstract-level database; the engine stores bytes and picks encodings per sublevel.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyLevel = AbstractLevel<any, any, any>
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Sublevel = AbstractSublevel<AnyLevel, any, any, Uint8Array>
+
+/** Wraps a storage failure, keeping the original as `cause`. */
+function ioError(action: string, err: unknown): EngineError {
+  const code = (err as { code?: unknown }).code
+  if (code === 'LEVEL_DATABASE_NOT_OPEN') return new EngineError('CLOSED', 'the database is closed', { cause: err })
+  return new EngineError('IO_ERROR', `metadata ${action} failed: ${(err as Error).message}`, { cause: err })
+}
+
+/**
+ * A {@link MetaStore} over any abstract-level database (classic-level on disk, memory-level in
+ * memory). Each space is a sublevel; binary spaces use `view` keys, text spaces `utf8` keys.
+ * The database must already be open; closing the store closes it.
+ */
+export function createLevelMetaStore(db: AnyLevel): MetaStore {
+  const spaces = new Map<Space, Sublevel>()
+  for (const space of BINARY_SPACES) {
+    spaces.set(space, db.sublevel(space, { keyEncoding: 'view', valueEncoding: 'view' }) as Sublevel)
+  }
+  for (const space of TEXT_SPACES) {
+    spaces.set(space, db.sublevel(space, { keyEncoding: 'utf8', valueEncoding: 'view' }) as Sublevel)
+  }
+  const sub = (space: Space): Sublevel => spaces.get(space) as Sublevel
+
+  return {
+    async get(space, key) {
+      try {
+        return (await sub(space).get(key)) ?? undefined
+      } catch (err) {
+        throw ioError('read', err)
+      }
+    },
+    async getMany(space, keys) {
+      if (keys.length === 0) return []
+      try {
+        return (await sub(space).getMany([...keys])).map((v: Uint8Array | undefined) => v ?? undefined)
+      } catch (err) {
+        throw ioError('read', err)
+      }
+    },
+    async batch(ops: readonly MetaOp[], options) {
+      if (ops.length === 0) return
+      const batch = db.batch()
+      for (const op of ops) {
+        if (op.type === 'put') batch.put(op.key, op.value, { sublevel: sub(op.space) })
+        else batch.del(op.key, { sublevel: sub(op.space) })
+      }
+      try {
+        await batch.write({ sync: options.sync })
+      } catch (err) {
+        throw ioError('write', err)
+      }
+    },
+    iterate<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
+      const options: Record<string, unknown> = { ...range }
+      if (range.limit === undefined) options.limit = -1
+      const iterator = sub(space).iterator(options)
+      return {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for await (const [key, value] of iterator) yield [key as KeyOf<S>, value as Uint8Array]
+          } catch (err) {
+            throw ioError('iteration', err)
+          } finally {
+            await iterator.close()
+          }
+        },
+      }
+    },
+    async close() {
+      try {
+        await db.close()
+      } catch (err) {
+        throw ioError('close', err)
+      }
+    },
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Key spaces of the metadata store (DESIGN §3.1). Binary spaces are keyed by hash bytes;
+ * text spaces by strings.
+ */
+export const BINARY_SPACES = ['obj', 'chunkidx', 'chunk'] as const
+export const TEXT_SPACES = ['ref', 'meta', 'log', 'sys'] as const
+
+/** A space keyed by hash bytes: tree objects, the chunk index, chunks kept in the level store. */
+export type BinarySpace = (typeof BINARY_SPACES)[number]
+/** A space keyed by strings: refs, engine meta and counters, the version log, other packages' records. */
+export type TextSpace = (typeof TEXT_SPACES)[number]
+/** Any key space. */
+export type Space = BinarySpace | TextSpace
+
+/** The key type of a space. */
+export type KeyOf<S extends Space> = S extends BinarySpace ? Uint8Array : string
+
+/** One write of a metadata batch. */
+export type MetaOp =
+  | { type: 'put'; space: BinarySpace; key: Uint8Array; value: Uint8Array }
+  | { type: 'put'; space: TextSpace; key: string; value: Uint8Array }
+  | { type: 'del'; space: BinarySpace; key: Uint8Array }
+  | { type: 'del'; space: TextSpace; key: string }
+
+/** Bounds of an ordered iteration; keys compare bytewise (strings by their UTF-8 bytes). */
+export interface RangeOptions<K> {
+  gt?: K
+  gte?: K
+  lt?: K
+  lte?: K
+  limit?: number
+  reverse?: boolean
+}
+
+/**
+ * The engine's only door to metadata (DESIGN §3.1): point reads, atomic batches and ordered
+ * iteration. Implemented over abstract-level; a scale-out driver implements it over SQL.
+ */
+export interface MetaStore {
+  get<S extends Space>(space: S, key: KeyOf<S>): Promise<Uint8Array | undefined>
+  getMany<S extends Space>(space: S, keys: readonly KeyOf<S>[]): Promise<(Uint8Array | undefined)[]>
+  /**
+   * Applies every op or none. With `sync: true` it resolves only once the batch is on stable
+   * storage.
+   */
+  batch(ops: readonly MetaOp[], options: { sync: boolean }): Promise<void>
+  iterate<S extends Space>(space: S, range?: RangeOptions<KeyOf<S>>): AsyncIterable<[KeyOf<S>, Uint8Array]>
+  close(): Promise<void>
+}
