@@ -1,0 +1,121 @@
+import { EngineError } from '../errors'
+import type { Hasher } from '../hashing/hasher'
+import { sameBytes, toHex } from '../internal/hex'
+import { LruCache } from '../internal/lru-cache'
+import type { MetaOp, MetaStore } from '../meta/meta-store'
+import { decodeObject, domainOf, encodeObject } from './object-codec'
+import type { TreeObject } from './tree-objects'
+
+/** Reads tree objects by hash. */
+export interface ObjectReader {
+  get(hash: Uint8Array): Promise<TreeObject>
+}
+
+/** Counts object loads that missed the cache, so tests can assert the cost of an operation. */
+export interface ObjectStoreCounters {
+  loads: number
+}
+
+/**
+ * Committed tree objects: loads from the metadata store, re-hashes every loaded object (so
+ * damaged bytes are refused with `CONTENT_CORRUPT`, never decoded) and keeps decoded objects
+ * in an LRU cache. Decoded objects are immutable, so caching them by hash is always correct.
+ */
+export class ObjectStore implements ObjectReader {
+  private readonly cache: LruCache<string, TreeObject>
+  readonly counters: ObjectStoreCounters = { loads: 0 }
+
+  constructor(
+    private readonly meta: MetaStore,
+    readonly hasher: Hasher,
+    cacheBytes: number,
+  ) {
+    this.cache = new LruCache(cacheBytes)
+  }
+
+  async get(hash: Uint8Array): Promise<TreeObject> {
+    const key = toHex(hash)
+    const cached = this.cache.get(key)
+    if (cached !== undefined) return cached
+    const bytes = await this.meta.get('obj', hash)
+    if (bytes === undefined) throw new EngineError('NOT_FOUND', `object ${key} is not stored`)
+    this.counters.loads++
+    const object = decodeObject(bytes)
+    if (!sameBytes(this.hasher.hashDomain(domainOf(object), bytes), hash)) {
+      throw new EngineError('CONTENT_CORRUPT', `stored object ${key} does not match its hash`)
+    }
+    this.cache.set(key, object, bytes.length)
+    return object
+  }
+
+  /** True when the object is stored. */
+  async has(hash: Uint8Array): Promise<boolean> {
+    return (
+      this.cache.get(toHex(hash)) !== undefined || (await this.meta.get('obj', hash)) !== undefined
+    )
+  }
+
+  /** Makes objects of a committed write set readable from the cache. */
+  adopt(objects: Iterable<{ key: string; object: TreeObject; bytes: Uint8Array }>): void {
+    for (const o of objects) this.cache.set(o.key, o.object, o.bytes.length)
+  }
+}
+
+/**
+ * New objects of one group commit: readable at once by the mutations of the group, written
+ * to the store in its batch. A mark/rollback pair drops the objects of a failed mutation.
+ */
+export class WriteSet implements ObjectReader {
+  private readonly objects = new Map<
+    string,
+    { hash: Uint8Array; object: TreeObject; bytes: Uint8Array }
+  >()
+  private order: string[] = []
+
+  constructor(private readonly store: ObjectStore) {}
+
+  /** Encodes and hashes an object, keeps it, and returns its hash. */
+  put(object: TreeObject): Uint8Array {
+    const bytes = encodeObject(object)
+    const hash = this.store.hasher.hashDomain(domainOf(object), bytes)
+    const key = toHex(hash)
+    if (!this.objects.has(key)) {
+      this.objects.set(key, { hash, object, bytes })
+      this.order.push(key)
+    }
+    return hash
+  }
+
+  get(hash: Uint8Array): Promise<TreeObject> {
+    const staged = this.objects.get(toHex(hash))
+    return staged === undefined ? this.store.get(hash) : Promise.resolve(staged.object)
+  }
+
+  mark(): number {
+    return this.order.length
+  }
+
+  rollback(mark: number): void {
+    for (const key of this.order.splice(mark)) this.objects.delete(key)
+  }
+
+  get size(): number {
+    return this.order.length
+  }
+
+  /** Puts of every kept object, for the group's batch. */
+  ops(): MetaOp[] {
+    return this.order.map((key) => {
+      const o = this.objects.get(key) as { hash: Uint8Array; bytes: Uint8Array }
+      return { type: 'put', space: 'obj', key: o.hash, value: o.bytes }
+    })
+  }
+
+  /** The kept objects, to hand to the store's cache once committed. */
+  entries(): { key: string; object: TreeObject; bytes: Uint8Array }[] {
+    return this.order.map((key) => {
+      const o = this.objects.get(key) as { object: TreeObject; bytes: Uint8Array }
+      return { key, object: o.object, bytes: o.bytes }
+    })
+  }
+}
