@@ -48,6 +48,11 @@ export class ObjectStore implements ObjectReader {
     return object
   }
 
+  /** The decoded object if it is in the cache, without I/O. */
+  peek(hash: Uint8Array): TreeObject | undefined {
+    return this.cache.get(toHex(hash))
+  }
+
   /** True when the object is stored. */
   async has(hash: Uint8Array): Promise<boolean> {
     return (
