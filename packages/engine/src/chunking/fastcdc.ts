@@ -1,0 +1,192 @@
+// Streaming FastCDC (Xia et al., "FastCDC: a Fast and Efficient Content-Defined Chunking
+// Approach for Data Deduplication", USENIX ATC 2016) with normalised chunking at level 2.
+// Runs in browsers too (the client chunks uploads with it), so nothing here imports `node:*`.
+import { GEAR } from './gear-table'
+
+/** Chunk size parameters; the defaults are the storage format's (DESIGN §3.2). */
+export interface ChunkerOptions {
+  /** No chunk but the last is smaller than this. Default 16 KiB. */
+  minSize?: number
+  /** Target average, a power of two. Default 64 KiB. */
+  avgSize?: number
+  /** No chunk is larger than this. Default 256 KiB. */
+  maxSize?: number
+}
+
+/** The chunk sizes of the storage format: min 16 KiB, average 64 KiB, max 256 KiB. */
+export const CHUNK_SIZES = { minSize: 16 * 1024, avgSize: 64 * 1024, maxSize: 256 * 1024 } as const
+
+/**
+ * Cuts a stream of bytes into content-defined chunks. Feed it buffers of any size; the
+ * boundaries depend only on the bytes, never on how they were split into buffers.
+ */
+export interface Chunker {
+  /**
+   * Adds bytes and returns the chunks completed by them, in order. A chunk that lies within
+   * `data` is a view of it (no copy), so do not reuse `data`'s memory while holding chunks;
+   * a chunk that spans several pushes is a fresh copy. The chunker keeps at most one
+   * incomplete chunk (≤ `maxSize` bytes), copied out of the inputs.
+   */
+  push(data: Uint8Array): Uint8Array[]
+  /** Returns the last chunk (if any bytes remain) and resets the chunker for a new stream. */
+  end(): Uint8Array[]
+}
+
+/** Top `bits` bits set: a cut is declared when those bits of the rolling hash are all zero. */
+function topMask(bits: number): number {
+  return bits <= 0 ? 0 : (0xffffffff << (32 - bits)) | 0
+}
+
+function validate(minSize: number, avgSize: number, maxSize: number): void {
+  for (const [name, value] of [
+    ['minSize', minSize],
+    ['avgSize', avgSize],
+    ['maxSize', maxSize],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(`chunker ${name} must be a positive integer, got ${value}`)
+    }
+  }
+  if (!(minSize < avgSize && avgSize < maxSize)) {
+    throw new RangeError(
+      `chunker sizes must satisfy min < avg < max, got ${minSize}/${avgSize}/${maxSize}`,
+    )
+  }
+  if ((avgSize & (avgSize - 1)) !== 0 || avgSize < 16 || avgSize > 2 ** 28) {
+    throw new RangeError(`chunker avgSize must be a power of two in [16, 2^28], got ${avgSize}`)
+  }
+}
+
+class FastCdcChunker implements Chunker {
+  readonly #min: number
+  readonly #avg: number
+  readonly #max: number
+  /** Stricter mask (2 more bits) used before the average size: fewer small chunks. */
+  readonly #maskS: number
+  /** Looser mask (2 fewer bits) used after it: fewer large chunks. */
+  readonly #maskL: number
+  /** Rolling hash of the current chunk; starts at 0 at position `min` (earlier bytes are skipped). */
+  #hash = 0
+  /** Bytes of the current chunk received in earlier pushes, copied out of their inputs. */
+  #carry: Uint8Array[] = []
+  #carried = 0
+
+  constructor(options: ChunkerOptions) {
+    const min = options.minSize ?? CHUNK_SIZES.minSize
+    const avg = options.avgSize ?? CHUNK_SIZES.avgSize
+    const max = options.maxSize ?? CHUNK_SIZES.maxSize
+    validate(min, avg, max)
+    const bits = Math.log2(avg)
+    this.#min = min
+    this.#avg = avg
+    this.#max = max
+    this.#maskS = topMask(bits + 2)
+    this.#maskL = topMask(bits - 2)
+  }
+
+  push(data: Uint8Array): Uint8Array[] {
+    const out: Uint8Array[] = []
+    const n = data.length
+    const gear = GEAR
+    const maskS = this.#maskS
+    const maskL = this.#maskL
+    let start = 0 // where the current chunk's bytes begin in `data`
+    let i = 0 // next byte to hash
+    for (;;) {
+      // Positions of this chunk's thresholds, in `data` coordinates (may be negative or > n).
+      const base = start - this.#carried
+      const minAt = base + this.#min
+      const avgAt = base + this.#avg
+      const maxAt = base + this.#max
+      if (i < minAt) i = minAt
+      if (i >= n) break
+      let h = this.#hash
+      let cut = -1
+      if (i < avgAt) {
+        const stop = avgAt < n ? avgAt : n
+        for (; i < stop; i++) {
+          h = ((h << 1) + gear[data[i] as number]!) | 0
+          if ((h & maskS) === 0) {
+            cut = i + 1
+            break
+          }
+        }
+      }
+      if (cut < 0 && i >= avgAt) {
+        const stop = maxAt < n ? maxAt : n
+        for (; i < stop; i++) {
+          h = ((h << 1) + gear[data[i] as number]!) | 0
+          if ((h & maskL) === 0) {
+            cut = i + 1
+            break
+          }
+        }
+        if (cut < 0 && i >= maxAt) cut = maxAt
+      }
+      if (cut < 0) {
+        this.#hash = h
+        break
+      }
+      out.push(this.#take(data, start, cut))
+      start = cut
+      i = cut
+      this.#hash = 0
+    }
+    if (start < n) {
+      // Copy, so a long-lived view never pins a large input buffer in memory.
+      this.#carry.push(data.slice(start))
+      this.#carried += n - start
+    }
+    return out
+  }
+
+  end(): Uint8Array[] {
+    const out = this.#carried > 0 ? [this.#take(new Uint8Array(0), 0, 0)] : []
+    this.#hash = 0
+    return out
+  }
+
+  /** The current chunk: carried bytes followed by `data[start, cut)`; resets the carry. */
+  #take(data: Uint8Array, start: number, cut: number): Uint8Array {
+    if (this.#carried === 0) return data.subarray(start, cut)
+    const chunk = new Uint8Array(this.#carried + cut - start)
+    let at = 0
+    for (const piece of this.#carry) {
+      chunk.set(piece, at)
+      at += piece.length
+    }
+    chunk.set(data.subarray(start, cut), at)
+    this.#carry = []
+    this.#carried = 0
+    return chunk
+  }
+}
+
+/**
+ * Creates a streaming FastCDC chunker (normalised chunking, level 2) with the storage format's
+ * gear table. Throws `RangeError` for inconsistent sizes.
+ *
+ * @example
+ * const chunker = createChunker()
+ * for await (const buf of source) for (const chunk of chunker.push(buf)) store(chunk)
+ * for (const chunk of chunker.end()) store(chunk)
+ */
+export function createChunker(options: ChunkerOptions = {}): Chunker {
+  return new FastCdcChunker(options)
+}
+
+/**
+ * Chunks an async stream of buffers; memory stays bounded by the max chunk size whatever the
+ * stream's length.
+ *
+ * @example
+ * for await (const chunk of chunkStream(createReadStream(path))) await store(chunk)
+ */
+export async function* chunkStream(
+  source: AsyncIterable<Uint8Array>,
+  options: ChunkerOptions = {},
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const chunker = createChunker(options)
+  for await (const data of source) yield* chunker.push(data)
+  yield* chunker.end()
+}
