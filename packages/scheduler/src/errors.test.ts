@@ -14,3 +14,19 @@ describe('SchedulerError', () => {
     expect(isSchedulerError(new TypeError('x'))).toBe(false)
   })
 })
+
+describe('SchedulerError issues', () => {
+  it('carries the individual problems of invalid arguments', () => {
+    const issues = [{ path: 'keep', message: 'must be at least 1' }]
+    const err = new SchedulerError('INVALID_ARGS', 'invalid arguments for a backup task', {
+      issues,
+    })
+    expect(err.issues).toEqual(issues)
+    expect(new SchedulerError('NOT_FOUND', 'x').issues).toBeUndefined()
+  })
+
+  it('keeps the wrapped cause', () => {
+    const cause = new Error('LEVEL_IO_ERROR')
+    expect(new SchedulerError('STORE_ERROR', 'writing failed', { cause }).cause).toBe(cause)
+  })
+})

@@ -1,0 +1,4 @@
+import { createMemoryTaskStore } from './memory-task-store'
+import { runTaskStoreConformance } from './testing/task-store-conformance'
+
+runTaskStoreConformance('memory', () => createMemoryTaskStore())

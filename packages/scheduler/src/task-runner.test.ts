@@ -1,0 +1,450 @@
+import { describe, expect, it } from 'vitest'
+import { isSchedulerError, type SchedulerError } from './errors'
+import { createMemoryTaskStore } from './memory-task-store'
+import type { Task } from './task'
+import type { TaskContext, TaskHandler } from './task-handler'
+import { createTaskRunner } from './task-runner'
+import type { TaskRunnerOptions } from './task-runner-types'
+import type { TaskStore } from './task-store'
+import { createFakeClock } from './testing/fake-clock'
+
+interface Run {
+  context: TaskContext
+  resolve(value?: unknown): void
+  reject(error: unknown): void
+}
+
+/** A handler whose runs the test ends by hand, counting how many overlap. */
+function controlled() {
+  const runs = new Map<string, Run>()
+  const order: string[] = []
+  let current = 0
+  let peak = 0
+  const handler: TaskHandler = (context) =>
+    new Promise((resolve, reject) => {
+      current += 1
+      peak = Math.max(peak, current)
+      order.push(context.id)
+      const end = () => (current -= 1)
+      runs.set(context.id, {
+        context,
+        resolve: (value) => (end(), resolve(value)),
+        reject: (error) => (end(), reject(error)),
+      })
+    })
+  return {
+    handler,
+    runs,
+    order,
+    run(id: string): Run {
+      const found = runs.get(id)
+      if (!found) throw new Error(`task ${id} has not started`)
+      return found
+    },
+    get peak() {
+      return peak
+    },
+  }
+}
+
+function setup(options: Partial<TaskRunnerOptions> = {}) {
+  const clock = createFakeClock()
+  const store = options.store ?? createMemoryTaskStore()
+  const changes: Array<Pick<Task, 'id' | 'status'>> = []
+  const runner = createTaskRunner({
+    clock,
+    store,
+    onChange: (task) => changes.push({ id: task.id, status: task.status }),
+    ...options,
+  })
+  const work = controlled()
+  runner.register('work', work.handler)
+  const statuses = (id: string) => changes.filter((c) => c.id === id).map((c) => c.status)
+  return { clock, store, runner, work, changes, statuses }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<SchedulerError> {
+  try {
+    await promise
+  } catch (err) {
+    if (isSchedulerError(err)) return err
+    throw err
+  }
+  throw new Error('expected a rejection')
+}
+
+describe('createTaskRunner', () => {
+  it('enqueues a pending task with normalised args and runs nothing before start', async () => {
+    const { runner, clock, store, work } = setup()
+    runner.register('gc', async () => undefined)
+    const task = await runner.enqueue('gc', {})
+    expect(task).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      taskType: 'gc',
+      status: 'pending',
+      args: { dry_run: false },
+      progress: 0,
+      createdAt: clock.now(),
+    })
+    await clock.advance(60_000)
+    expect(await store.get(task.id)).toEqual(task)
+    expect(work.runs.size).toBe(0)
+  })
+
+  it('runs tasks oldest first, one at a time by default', async () => {
+    const { runner, clock, work } = setup()
+    const ids: string[] = []
+    for (let i = 0; i < 4; i++) ids.push((await runner.enqueue('work', { i })).id)
+    await runner.start()
+    await clock.flush()
+    expect(work.order).toEqual(ids.slice(0, 1))
+    for (const id of ids) {
+      expect((await runner.get(id)).status).toBe('running')
+      work.run(id).resolve()
+      await clock.flush()
+    }
+    expect(work.order).toEqual(ids)
+    expect(work.peak).toBe(1)
+    expect((await runner.list()).map((t) => t.status)).toEqual(Array(4).fill('completed'))
+  })
+
+  it('runs up to `concurrency` tasks at once, never more', async () => {
+    const { runner, clock, work } = setup({ concurrency: 3 })
+    await runner.start()
+    const ids: string[] = []
+    for (let i = 0; i < 8; i++) ids.push((await runner.enqueue('work', {})).id)
+    await clock.flush()
+    expect(work.runs.size).toBe(3)
+    // End them newest-started first, to show that any freed slot is refilled.
+    while ((await runner.list({ status: ['pending', 'running'] })).length > 0) {
+      const running = await runner.list({ status: ['running'] })
+      expect(running.length).toBeLessThanOrEqual(3)
+      work.run(running[running.length - 1]?.id ?? '').resolve()
+      await clock.flush()
+    }
+    expect(work.peak).toBe(3)
+    expect(new Set(work.order)).toEqual(new Set(ids))
+  })
+
+  it('completes a task with progress 1, its JSON result and its times', async () => {
+    const { runner, clock, work } = setup()
+    await runner.start()
+    const task = await runner.enqueue('work', {})
+    await clock.advance(1000)
+    work.run(task.id).context.reportProgress(0.5)
+    await clock.advance(4000)
+    work.run(task.id).resolve({ reclaimed_bytes: 42 })
+    const done = await runner.waitFor(task.id)
+    expect(done).toEqual({
+      ...task,
+      status: 'completed',
+      progress: 1,
+      startedAt: task.createdAt,
+      finishedAt: task.createdAt + 5000,
+      result: { reclaimed_bytes: 42 },
+    })
+  })
+
+  it('fails a task whose handler throws, with its message, synchronously or not', async () => {
+    const { runner } = setup()
+    runner.register('async-boom', async () => {
+      throw new Error('disk full')
+    })
+    runner.register('sync-boom', () => {
+      throw new TypeError('bad state')
+    })
+    await runner.start()
+    const a = await runner.enqueue('async-boom', {})
+    const b = await runner.enqueue('sync-boom', {})
+    expect(await runner.waitFor(a.id)).toMatchObject({ status: 'failed', error: 'disk full' })
+    expect(await runner.waitFor(b.id)).toMatchObject({ status: 'failed', error: 'bad state' })
+    expect(await runner.get(b.id)).toHaveProperty('finishedAt')
+  })
+
+  it('refuses unknown task types and invalid args, storing nothing', async () => {
+    const { runner, store } = setup()
+    runner.register('gc', async () => undefined)
+    const unknown = await rejection(runner.enqueue('defrag', {}))
+    expect(unknown.code).toBe('UNKNOWN_TASK_TYPE')
+    expect(unknown.message).toMatch(/"defrag" \(registered: gc, work\)/)
+    const invalid = await rejection(runner.enqueue('gc', { dry_run: 'yes' }))
+    expect(invalid.code).toBe('INVALID_ARGS')
+    expect(invalid.issues?.[0]?.path).toBe('dry_run')
+    expect(await store.list()).toEqual([])
+  })
+
+  it('shows live progress with an absolute eta, writing the store at most once per interval', async () => {
+    const inner = createMemoryTaskStore()
+    const progressWrites: number[] = []
+    const store: TaskStore = {
+      ...inner,
+      put: async (task) => {
+        if (task.status === 'running' && task.progress > 0) progressWrites.push(task.progress)
+        await inner.put(task)
+      },
+    }
+    const { runner, clock, work } = setup({ store, progressWriteIntervalMs: 1000 })
+    await runner.start()
+    const task = await runner.enqueue('work', {})
+    await clock.flush()
+    const { context } = work.run(task.id)
+    await clock.advance(10_000)
+    context.reportProgress(0.25)
+    // A quarter in 10 s: done 30 s from now, as an absolute Unix-ms time.
+    expect(await runner.get(task.id)).toMatchObject({ progress: 0.25, etaMs: clock.now() + 30_000 })
+    for (let i = 1; i <= 50; i++) {
+      await clock.advance(100)
+      context.reportProgress(0.25 + i * 0.01)
+    }
+    expect((await runner.list())[0]).toMatchObject({ progress: 0.75 })
+    await clock.flush()
+    expect(progressWrites.length).toBeGreaterThanOrEqual(5)
+    expect(progressWrites.length).toBeLessThanOrEqual(7)
+    expect((await inner.get(task.id))?.progress).toBeGreaterThan(0.25)
+    work.run(task.id).resolve()
+    expect(await runner.waitFor(task.id)).not.toHaveProperty('etaMs')
+  })
+
+  it('has no eta before the first progress report', async () => {
+    const { runner, clock, work } = setup()
+    await runner.start()
+    const task = await runner.enqueue('work', {})
+    await clock.advance(5000)
+    expect(await runner.get(task.id)).not.toHaveProperty('etaMs')
+    work.run(task.id).context.reportProgress(0)
+    expect(await runner.get(task.id)).not.toHaveProperty('etaMs')
+  })
+
+  it('fails a task whose handler reports progress outside 0..1', async () => {
+    const { runner } = setup()
+    runner.register('overshoot', async ({ reportProgress }) => reportProgress(1.5))
+    await runner.start()
+    const task = await runner.enqueue('overshoot', {})
+    expect(await runner.waitFor(task.id)).toMatchObject({
+      status: 'failed',
+      error: 'progress must be a number from 0 to 1, got 1.5',
+    })
+  })
+
+  it('cancels a pending task, which then never runs', async () => {
+    const { runner, clock, work, statuses } = setup()
+    const task = await runner.enqueue('work', {})
+    const cancelled = await runner.cancel(task.id)
+    expect(cancelled).toMatchObject({ id: task.id, status: 'cancelled', finishedAt: clock.now() })
+    await runner.start()
+    await clock.advance(1000)
+    expect(work.runs.size).toBe(0)
+    expect(statuses(task.id)).toEqual(['pending', 'cancelled'])
+  })
+
+  it('cancels a running task through its AbortSignal; it ends cancelled, not failed', async () => {
+    const { runner, clock, work, statuses } = setup()
+    await runner.start()
+    const task = await runner.enqueue('work', {})
+    await clock.flush()
+    const { context, reject } = work.run(task.id)
+    context.signal.addEventListener('abort', () => reject(context.signal.reason))
+    expect(await runner.cancel(task.id)).toMatchObject({ status: 'cancelled' })
+    expect(context.signal.aborted).toBe(true)
+    expect(isSchedulerError(context.signal.reason, 'CANCELLED')).toBe(true)
+    await clock.flush()
+    expect(await runner.get(task.id)).toMatchObject({ status: 'cancelled' })
+    expect(statuses(task.id)).toEqual(['pending', 'running', 'cancelled'])
+  })
+
+  it('holds the slot of a cancelled task until its handler returns, and keeps it cancelled', async () => {
+    const { runner, clock, work } = setup()
+    await runner.start()
+    const first = await runner.enqueue('work', {})
+    const second = await runner.enqueue('work', {})
+    await clock.flush()
+    await runner.cancel(first.id)
+    await clock.flush()
+    expect(work.runs.has(second.id)).toBe(false)
+    work.run(first.id).context.reportProgress(0.9)
+    work.run(first.id).resolve('done anyway')
+    await clock.flush()
+    expect(await runner.get(first.id)).toMatchObject({ status: 'cancelled', progress: 0 })
+    expect(await runner.get(first.id)).not.toHaveProperty('result')
+    expect(work.runs.has(second.id)).toBe(true)
+  })
+
+  it('cancels a finished task, keeping its outcome; a second cancel changes nothing', async () => {
+    const { runner, clock } = setup()
+    runner.register('boom', async () => {
+      throw new Error('boom')
+    })
+    await runner.start()
+    const task = await runner.enqueue('boom', {})
+    const failed = await runner.waitFor(task.id)
+    await clock.advance(1000)
+    const cancelled = await runner.cancel(task.id)
+    expect(cancelled).toEqual({ ...failed, status: 'cancelled' })
+    await clock.advance(1000)
+    expect(await runner.cancel(task.id)).toEqual(cancelled)
+  })
+
+  it('answers NOT_FOUND for an unknown task', async () => {
+    const { runner } = setup()
+    expect((await rejection(runner.get('nope'))).code).toBe('NOT_FOUND')
+    const err = await rejection(runner.cancel('nope'))
+    expect(err).toMatchObject({ code: 'NOT_FOUND', id: 'nope', message: 'no such task: nope' })
+  })
+
+  it('after a restart, puts tasks found running back to pending and runs them again', async () => {
+    const store = createMemoryTaskStore()
+    const before = setup({ store })
+    await before.runner.start()
+    const task = await before.runner.enqueue('work', { n: 1 })
+    await before.clock.flush()
+    before.work.run(task.id).context.reportProgress(0.5)
+    await before.clock.advance(5000)
+    expect((await store.get(task.id))?.status).toBe('running')
+    // The process dies here: no stop. A new one opens the same store.
+    const after = setup({ store })
+    await after.runner.start()
+    await after.clock.flush()
+    expect(after.statuses(task.id)).toEqual(['pending', 'running'])
+    expect(after.work.run(task.id).context.args).toEqual({ n: 1 })
+    expect(await after.runner.get(task.id)).toMatchObject({ status: 'running', progress: 0 })
+    after.work.run(task.id).resolve()
+    expect((await after.runner.waitFor(task.id)).status).toBe('completed')
+  })
+
+  it('stop aborts running tasks, which go back to pending and run on the next start', async () => {
+    const { runner, clock, work, statuses } = setup()
+    await runner.start()
+    const task = await runner.enqueue('work', {})
+    await clock.flush()
+    const { context, reject } = work.run(task.id)
+    context.signal.addEventListener('abort', () => reject(context.signal.reason))
+    await runner.stop()
+    expect(isSchedulerError(context.signal.reason, 'STOPPED')).toBe(true)
+    expect(await runner.get(task.id)).toMatchObject({ status: 'pending', progress: 0 })
+    expect(await runner.get(task.id)).not.toHaveProperty('startedAt')
+    await runner.start()
+    await clock.flush()
+    work.run(task.id).resolve()
+    expect((await runner.waitFor(task.id)).status).toBe('completed')
+    expect(statuses(task.id)).toEqual(['pending', 'running', 'pending', 'running', 'completed'])
+  })
+
+  it('keeps at most maxCount finished tasks, none older than maxAgeMs, and every running one', async () => {
+    const { runner, clock, work } = setup({
+      concurrency: 2,
+      retention: { maxCount: 3, maxAgeMs: 60_000 },
+    })
+    runner.register('quick', async () => 'ok')
+    await runner.start()
+    const blocker = await runner.enqueue('work', {})
+    await clock.flush()
+    expect(work.runs.has(blocker.id)).toBe(true)
+    const quick: string[] = []
+    for (let i = 0; i < 5; i++) {
+      const task = await runner.enqueue('quick', {})
+      await runner.waitFor(task.id)
+      quick.push(task.id)
+      await clock.advance(1000)
+    }
+    expect((await runner.list()).map((t) => t.id)).toEqual([blocker.id, ...quick.slice(2)])
+    await clock.advance(120_000)
+    const last = await runner.enqueue('quick', {})
+    await runner.waitFor(last.id)
+    expect((await runner.list()).map((t) => t.id)).toEqual([blocker.id, last.id])
+  })
+
+  it('wraps what the store throws as STORE_ERROR, keeping the cause', async () => {
+    const cause = new Error('LEVEL_IO_ERROR')
+    const store: TaskStore = {
+      ...createMemoryTaskStore(),
+      put: async () => {
+        throw cause
+      },
+    }
+    const { runner } = setup({ store })
+    const err = await rejection(runner.enqueue('work', {}))
+    expect(err).toMatchObject({ code: 'STORE_ERROR', cause })
+    expect(err.message).toMatch(/writing task .* failed: LEVEL_IO_ERROR/)
+  })
+
+  it('reports a failed dequeue to onError and tries again later', async () => {
+    const inner = createMemoryTaskStore()
+    let failures = 0
+    const store: TaskStore = {
+      ...inner,
+      list: async (filter) => {
+        const dequeuing = filter?.status?.length === 1 && filter.status[0] === 'pending'
+        if (dequeuing && failures-- > 0) throw new Error('busy')
+        return inner.list(filter)
+      },
+    }
+    const errors: SchedulerError[] = []
+    const { runner, clock, work } = setup({ store, onError: (e) => errors.push(e) })
+    await runner.start()
+    failures = 1
+    const task = await runner.enqueue('work', {})
+    await clock.flush()
+    expect(errors.map((e) => [e.code, e.message])).toEqual([
+      ['STORE_ERROR', 'listing tasks failed: busy'],
+    ])
+    expect(work.runs.has(task.id)).toBe(false)
+    await clock.advance(4999)
+    expect(work.runs.has(task.id)).toBe(false)
+    await clock.advance(1)
+    expect(work.runs.has(task.id)).toBe(true)
+  })
+
+  it('fails a stored task whose type has no handler', async () => {
+    const store = createMemoryTaskStore()
+    const { runner } = setup({ store })
+    await store.put({
+      id: 'orphan',
+      taskType: 'retired',
+      status: 'pending',
+      args: {},
+      progress: 0,
+      createdAt: 0,
+    })
+    await runner.start()
+    expect(await runner.waitFor('orphan')).toMatchObject({
+      status: 'failed',
+      error: 'no handler is registered for task type "retired"',
+    })
+  })
+
+  it('lets a waitFor be abandoned through its signal', async () => {
+    const { runner } = setup()
+    const task = await runner.enqueue('work', {})
+    const controller = new AbortController()
+    const waiting = runner.waitFor(task.id, { signal: controller.signal })
+    controller.abort(new Error('gave up'))
+    await expect(waiting).rejects.toThrow('gave up')
+    await expect(runner.waitFor('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('refuses bad options and bad registrations at once', () => {
+    expect(() => createTaskRunner({ concurrency: 0 })).toThrow(RangeError)
+    expect(() => createTaskRunner({ concurrency: 1.5 })).toThrow(RangeError)
+    expect(() => createTaskRunner({ progressWriteIntervalMs: -1 })).toThrow(RangeError)
+    expect(() => createTaskRunner({ retention: { maxCount: -1 } })).toThrow(RangeError)
+    const runner = createTaskRunner()
+    runner.register('gc', () => undefined)
+    expect(() => runner.register('gc', () => undefined)).toThrow(/already registered/)
+    expect(() => runner.register('', () => undefined)).toThrow(TypeError)
+  })
+
+  it('validates args with a custom parser when one is registered', async () => {
+    const { runner } = setup()
+    runner.register('echo', ({ args }) => args, {
+      parseArgs: (args) => {
+        const { text } = args as { text?: unknown }
+        if (typeof text !== 'string') throw new Error('text is required')
+        return { text: text.toUpperCase() }
+      },
+    })
+    expect(runner.parseArgs('echo', { text: 'hi' })).toEqual({ text: 'HI' })
+    expect(() => runner.parseArgs('echo', {})).toThrow('text is required')
+    expect(runner.handles('echo')).toBe(true)
+    expect(runner.handles('other')).toBe(false)
+  })
+})

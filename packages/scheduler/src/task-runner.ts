@@ -1,0 +1,285 @@
+import { systemClock } from './clock'
+import { SchedulerError } from './errors'
+import { guardTaskStore } from './internal/guarded-stores'
+import { createHandlerRegistry } from './internal/handler-registry'
+import { createRunningTask, createTaskContext, type RunningTask } from './internal/running-task'
+import { createSerialQueue } from './internal/serial-queue'
+import * as records from './internal/task-records'
+import { createTaskWaiters } from './internal/task-waiters'
+import { createUuidV7Generator } from './internal/uuid-v7'
+import { createMemoryTaskStore } from './memory-task-store'
+import { TERMINAL_TASK_STATUSES, type Task } from './task'
+import type { TaskHandler } from './task-handler'
+import { assertRetention, selectExpiredTasks } from './task-retention'
+import type { TaskRunner, TaskRunnerOptions } from './task-runner-types'
+
+const RETRY_DELAY_MS = 5_000
+
+/**
+ * Makes a task runner. Nothing runs until {@link TaskRunner.start}.
+ *
+ * @example
+ * const runner = createTaskRunner({ store: createMemoryTaskStore() })
+ * runner.register('gc', async ({ args, signal, reportProgress }) => collect(args.dry_run, signal, reportProgress))
+ * await runner.start()
+ * const task = await runner.enqueue('gc', { dry_run: true })
+ * console.log((await runner.waitFor(task.id)).status) // 'completed'
+ */
+export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
+  const concurrency = options.concurrency ?? 1
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a whole number >= 1, got ${String(concurrency)}`)
+  }
+  const progressInterval = options.progressWriteIntervalMs ?? 1000
+  if (!(progressInterval >= 0)) {
+    throw new RangeError(`progressWriteIntervalMs must be >= 0, got ${String(progressInterval)}`)
+  }
+  const retention = options.retention ?? {}
+  assertRetention(retention)
+  const clock = options.clock ?? systemClock
+  const store = guardTaskStore(options.store ?? createMemoryTaskStore())
+  const generateId = options.generateId ?? createUuidV7Generator(() => clock.now())
+  const queue = createSerialQueue()
+  const handlers = createHandlerRegistry()
+  const active = new Map<string, RunningTask>()
+  const waiters = createTaskWaiters()
+  let started = false
+  let starting: Promise<void> | undefined
+  let pumping = false
+  let pumpAgain = false
+  let cancelRetry: (() => void) | undefined
+
+  const report = (err: unknown): void => {
+    const error =
+      err instanceof SchedulerError
+        ? err
+        : new SchedulerError('STORE_ERROR', records.errorMessage(err), { cause: err })
+    options.onError?.(error)
+  }
+
+  const notify = (task: Task): void => {
+    try {
+      options.onChange?.(structuredClone(task))
+    } catch (err) {
+      report(err)
+    }
+    waiters.notify(task)
+  }
+
+  /** Removes finished tasks beyond the retention; runs inside the queue. */
+  const prune = async (): Promise<void> => {
+    const finished = await store.list({ status: TERMINAL_TASK_STATUSES })
+    const expired = selectExpiredTasks(finished, clock.now(), retention).filter(
+      (id) => !active.has(id),
+    )
+    if (expired.length > 0) await store.delete(expired)
+  }
+
+  const finish = async (entry: RunningTask, outcome: { ok: boolean; value: unknown }) => {
+    entry.done = true
+    active.delete(entry.task.id)
+    // A cancelled task was stored as such when the cancel came; its handler's end changes nothing.
+    if (entry.cancelled) return prune()
+    const now = clock.now()
+    let next: Task
+    if (outcome.ok) next = records.toCompleted(entry.task, now, outcome.value)
+    else if (entry.stopping) next = records.toPending(entry.task)
+    else next = records.toFailed(entry.task, now, outcome.value)
+    await store.put(next)
+    // Prune before telling anyone, so a waiter never sees more tasks than the retention keeps.
+    await prune()
+    notify(next)
+  }
+
+  const execute = async (entry: RunningTask, handler: TaskHandler<never>): Promise<void> => {
+    const context = createTaskContext(entry, {
+      clock,
+      progressWriteIntervalMs: progressInterval,
+      writeProgress: (live) => {
+        queue
+          .run(async () => {
+            if (!live.done && !live.cancelled) await store.put(live.task)
+          })
+          .catch(report)
+      },
+    })
+    let outcome: { ok: boolean; value: unknown }
+    try {
+      outcome = { ok: true, value: await handler(context) }
+    } catch (err) {
+      outcome = { ok: false, value: err }
+    }
+    await queue.run(() => finish(entry, outcome)).catch(report)
+    pump()
+  }
+
+  /** Starts as many pending tasks as there are free slots; runs inside the queue. */
+  const claim = async (): Promise<void> => {
+    if (!started || active.size >= concurrency) return
+    const pending = await store.list({ status: ['pending'] })
+    pending.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    for (const task of pending) {
+      if (!started || active.size >= concurrency) return
+      if (active.has(task.id)) continue
+      const handler = handlers.find(task.taskType)
+      if (handler === undefined) {
+        const failed = records.toFailed(
+          task,
+          clock.now(),
+          `no handler is registered for task type ${JSON.stringify(task.taskType)}`,
+        )
+        await store.put(failed)
+        notify(failed)
+        continue
+      }
+      const running = records.toRunning(task, clock.now())
+      await store.put(running)
+      const entry = createRunningTask(running, clock.now())
+      active.set(task.id, entry)
+      notify(running)
+      // The handler starts after this job, never inside the queue.
+      entry.settled = Promise.resolve().then(() => execute(entry, handler.handler))
+    }
+  }
+
+  function pump(): void {
+    if (!started) return
+    if (pumping) {
+      pumpAgain = true
+      return
+    }
+    pumping = true
+    void (async () => {
+      try {
+        do {
+          pumpAgain = false
+          await queue.run(claim)
+        } while (pumpAgain && started)
+      } catch (err) {
+        report(err)
+        cancelRetry?.()
+        cancelRetry = clock.setTimer(pump, RETRY_DELAY_MS)
+      } finally {
+        pumping = false
+      }
+    })()
+  }
+
+  const get = async (id: string): Promise<Task> => {
+    const entry = active.get(id)
+    if (entry) return structuredClone(entry.task)
+    const task = await store.get(id)
+    if (task === undefined) throw new SchedulerError('NOT_FOUND', `no such task: ${id}`, { id })
+    return task
+  }
+
+  return {
+    register(taskType, handler, registerOptions = {}) {
+      handlers.add(taskType, handler as TaskHandler<never>, registerOptions.parseArgs)
+      pump()
+    },
+
+    handles: (taskType) => handlers.has(taskType),
+
+    parseArgs: (taskType, args) => handlers.require(taskType).parseArgs(args),
+
+    async enqueue(taskType, args, enqueueOptions = {}) {
+      const parsedArgs = handlers.require(taskType).parseArgs(args)
+      const { scheduleId } = enqueueOptions
+      const task: Task = {
+        id: generateId(),
+        taskType,
+        status: 'pending',
+        args: parsedArgs,
+        progress: 0,
+        createdAt: clock.now(),
+        ...(scheduleId === undefined ? {} : { scheduleId }),
+      }
+      await queue.run(() => store.put(task))
+      notify(task)
+      pump()
+      return structuredClone(task)
+    },
+
+    get,
+
+    async list(filter) {
+      const tasks = await store.list(filter)
+      return tasks.map((task) => {
+        const entry = active.get(task.id)
+        return entry ? structuredClone(entry.task) : task
+      })
+    },
+
+    cancel: (id) =>
+      queue.run(async () => {
+        const now = clock.now()
+        const entry = active.get(id)
+        if (entry) {
+          if (!entry.cancelled) {
+            const cancelled = records.toCancelled(entry.task, now)
+            await store.put(cancelled)
+            entry.task = cancelled
+            entry.cancelled = true
+            notify(cancelled)
+            entry.controller.abort(
+              new SchedulerError('CANCELLED', `task ${id} was cancelled`, { id }),
+            )
+          }
+          return structuredClone(entry.task)
+        }
+        const task = await store.get(id)
+        if (task === undefined) throw new SchedulerError('NOT_FOUND', `no such task: ${id}`, { id })
+        if (task.status === 'cancelled') return task
+        const cancelled = records.toCancelled(task, now)
+        await store.put(cancelled)
+        await prune()
+        notify(cancelled)
+        return cancelled
+      }),
+
+    waitFor: (id, waitOptions = {}) => waiters.wait(id, () => get(id), waitOptions.signal),
+
+    start() {
+      if (started) return Promise.resolve()
+      starting ??= queue
+        .run(async () => {
+          for (const task of await store.list({ status: ['running'] })) {
+            if (active.has(task.id)) continue
+            const pending = records.toPending(task)
+            await store.put(pending)
+            notify(pending)
+          }
+          await prune()
+          started = true
+        })
+        .finally(() => {
+          starting = undefined
+        })
+      return starting.then(pump)
+    },
+
+    async stop() {
+      started = false
+      cancelRetry?.()
+      cancelRetry = undefined
+      const stopping = await queue.run(async () => {
+        started = false
+        const entries = [...active.values()]
+        for (const entry of entries) {
+          entry.stopping = true
+          entry.controller.abort(
+            new SchedulerError(
+              'STOPPED',
+              `task ${entry.task.id} was interrupted: the scheduler is stopping`,
+              { id: entry.task.id },
+            ),
+          )
+        }
+        return entries
+      })
+      await Promise.allSettled(stopping.map((entry) => entry.settled))
+      await queue.idle()
+    },
+  }
+}
