@@ -6,7 +6,13 @@ export type EventsErrorCode =
   | 'INVALID_WEBHOOK_CONFIG'
   /** A webhook destination is not on the allow-list. */
   | 'DESTINATION_NOT_ALLOWED'
-  /** The bus was closed. */
+  /** A webhook delivery failed for good (attempts exhausted) or could not be attempted. */
+  | 'WEBHOOK_DELIVERY_FAILED'
+  /** The stats provider of the metrics pulse failed. */
+  | 'METRICS_UNAVAILABLE'
+  /** A channel name is empty, too long or has control characters. */
+  | 'INVALID_CHANNEL'
+  /** The bus (or channel hub, or dispatcher) was closed. */
   | 'CLOSED'
 
 /** Options of an {@link EventsError}. */

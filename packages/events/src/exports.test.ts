@@ -4,8 +4,29 @@ import * as api from './index'
 it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "DEFAULT_RETRY_POLICY",
+      "EVENT_TYPES",
       "EventsError",
+      "SSE_HEADERS",
+      "WEBHOOKS_CONFIG_PATH",
+      "createChannelHub",
+      "createDestinationAllowList",
+      "createEventBus",
+      "createEventFilter",
+      "createMemoryWebhookQueue",
+      "createSseStream",
+      "createWebhookDispatcher",
+      "envelopeToSseMessage",
+      "isEventType",
       "isEventsError",
+      "parseEventsParam",
+      "parseWebhooksConfig",
+      "signWebhookBody",
+      "startHeartbeat",
+      "startMetricsPulse",
+      "systemClock",
+      "toMetricsPayload",
+      "verifyWebhookSignature",
     ]
   `)
 })

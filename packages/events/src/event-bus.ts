@@ -1,0 +1,289 @@
+import { systemClock } from './clock'
+import type { Clock } from './clock'
+import { EventsError } from './errors'
+import { createEventFilter } from './event-filter'
+import type { EventFilter, EventFilterOptions } from './event-filter'
+import { isEventType } from './event-types'
+import type {
+  BusEventType,
+  EventEnvelope,
+  EventMap,
+  EventsLostReason,
+  EventsLostPayload,
+} from './event-types'
+import { iterateBatches } from './internal/batch-iterator'
+import { createBootId, formatEventId, isBootId, parseEventId } from './internal/event-id'
+import { createMailbox } from './internal/mailbox'
+import type { Mailbox } from './internal/mailbox'
+import { createReplayBuffer } from './internal/replay-buffer'
+
+/** Options of {@link createEventBus}. */
+export interface EventBusOptions {
+  /** Events kept for `Last-Event-ID` replay; default 10,000. 0 disables replay. */
+  replaySize?: number
+  /** Default bound of each subscriber's queue; default 1,000. */
+  queueSize?: number
+  /** Source of envelope timestamps (and of pulses that use this bus); the system clock by default. */
+  clock?: Clock
+  /** This node's id, reported by heartbeats; default 0. */
+  nodeId?: number
+  /** The `<boot>` part of event ids (1–32 of `0-9a-z`); derived from the start time when absent. */
+  bootId?: string
+}
+
+/** Options of {@link EventBus.subscribe}: the filters, a replay position and the queue bound. */
+export interface SubscribeOptions extends EventFilterOptions {
+  /**
+   * The `Last-Event-ID` the client sent. Buffered events after it are delivered first; when
+   * they are no longer buffered, or the id is unknown (malformed, from another boot, not issued
+   * yet), one `events_lost` event comes first instead and the stream continues live.
+   */
+  lastEventId?: string | null | undefined
+  /** Bound of this subscriber's queue; the bus default when absent. */
+  queueSize?: number
+}
+
+/**
+ * One subscriber's view of the bus: a bounded queue of the events it may see. A consumer that
+ * falls behind silently loses the oldest queued events; `dropped` counts them.
+ */
+export interface Subscription extends AsyncIterable<EventEnvelope> {
+  /**
+   * Resolves with up to `max` events as soon as one is available (events published in the same
+   * tick arrive together), or with an empty array once the subscription is closed. One caller
+   * at a time.
+   */
+  take(max?: number): Promise<EventEnvelope[]>
+  /** Stops the subscription: frees its queue and ends a waiting `take` or `for await`. */
+  close(): void
+  readonly closed: boolean
+  /** Events queued and not yet taken. */
+  readonly pending: number
+  /** Events dropped because the queue was full. */
+  readonly dropped: number
+}
+
+/** The in-process event bus. */
+export interface EventBus {
+  /** The `<boot>` part of this bus's event ids. */
+  readonly bootId: string
+  readonly nodeId: number
+  readonly clock: Clock
+  /** Id of the newest published event, undefined before the first. */
+  readonly lastEventId: string | undefined
+  readonly subscriberCount: number
+  readonly closed: boolean
+  /**
+   * Publishes an event to every matching subscriber and the replay buffer, and returns its
+   * envelope. Never waits for subscribers. Payload paths must be absolute.
+   */
+  publish<T extends BusEventType>(type: T, payload: EventMap[T]): EventEnvelope<T>
+  /** Subscribes with filters, an authorization predicate and an optional replay position. */
+  subscribe(options?: SubscribeOptions): Subscription
+  /** Ends every subscription; later `publish` and `subscribe` calls throw `CLOSED`. */
+  close(): void
+}
+
+interface Subscriber {
+  readonly filter: EventFilter
+  readonly mailbox: Mailbox<EventEnvelope>
+}
+
+interface Replay {
+  /** Seq of the last event considered. */
+  cursor: number
+  /** Seq of the newest event when the subscription started. */
+  readonly end: number
+  readonly from: string
+}
+
+const DEFAULT_REPLAY_SIZE = 10_000
+const DEFAULT_QUEUE_SIZE = 1_000
+
+const positiveInteger = (name: string, value: number) => {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`)
+  return value
+}
+
+const assertAbsolute = (path: unknown) => {
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new RangeError(`event paths must be absolute, got ${JSON.stringify(path)}`)
+}
+
+/**
+ * Creates the event bus: monotonic ids `<boot>-<seq>`, a bounded replay buffer serving
+ * `Last-Event-ID`, and a bounded queue per subscriber so a stalled one never slows the others.
+ *
+ * @example
+ * const bus = createEventBus({ nodeId: 1 })
+ * const sub = bus.subscribe({ events: ['entries_created'], pathPrefix: '/docs/' })
+ * bus.publish('entries_created', { entries: [{ path: '/docs/a.txt' }] })
+ * const [event] = await sub.take()
+ */
+export function createEventBus(options: EventBusOptions = {}): EventBus {
+  const clock = options.clock ?? systemClock
+  const replaySize = options.replaySize ?? DEFAULT_REPLAY_SIZE
+  const queueSize = positiveInteger('queueSize', options.queueSize ?? DEFAULT_QUEUE_SIZE)
+  const nodeId = options.nodeId ?? 0
+  if (!Number.isSafeInteger(nodeId) || nodeId < 0)
+    throw new RangeError(`nodeId must be a non-negative integer, got ${nodeId}`)
+  const bootId = options.bootId ?? createBootId(clock.now())
+  if (!isBootId(bootId)) throw new RangeError(`bootId must be 1-32 of 0-9a-z, got '${bootId}'`)
+
+  const buffer = createReplayBuffer<EventEnvelope>(replaySize)
+  const subscribers = new Set<Subscriber>()
+  let seq = 0
+  let lastPublished: string | undefined
+  let closed = false
+
+  const assertOpen = () => {
+    if (closed) throw new EventsError('CLOSED', 'the event bus is closed')
+  }
+
+  // An events_lost notice takes a fresh id so that ids a client sees keep increasing; it never
+  // enters the replay buffer.
+  const lostEvent = (from: string, reason: EventsLostReason): EventEnvelope<'events_lost'> => {
+    const payload: EventsLostPayload = { last_event_id: from, reason }
+    return {
+      event_id: formatEventId(bootId, ++seq),
+      event_type: 'events_lost',
+      timestamp: clock.now(),
+      payload,
+    }
+  }
+
+  const readReplay = (replay: Replay, filter: EventFilter, max: number): EventEnvelope[] => {
+    if (buffer.evictedThrough > replay.cursor) {
+      // Evicted while this subscriber replayed: it must resync, which also covers everything
+      // queued live meanwhile.
+      replay.cursor = replay.end
+      return [lostEvent(replay.from, 'expired')]
+    }
+    const out: EventEnvelope[] = []
+    let index = buffer.indexAfter(replay.cursor)
+    while (out.length < max) {
+      const record = buffer.at(index++)
+      if (record === undefined || record.seq > replay.end) {
+        replay.cursor = replay.end
+        break
+      }
+      replay.cursor = record.seq
+      const event = filter(record.item)
+      if (event !== undefined) out.push(event)
+    }
+    return out
+  }
+
+  const startReplay = (lastEventId: string): Replay | EventEnvelope => {
+    const parsed = parseEventId(lastEventId)
+    if (parsed === undefined || parsed.boot !== bootId || parsed.seq > seq)
+      return lostEvent(lastEventId, 'unknown')
+    if (parsed.seq < buffer.evictedThrough) return lostEvent(lastEventId, 'expired')
+    return { cursor: parsed.seq, end: seq, from: lastEventId }
+  }
+
+  const subscribe = (subscribeOptions: SubscribeOptions = {}): Subscription => {
+    assertOpen()
+    const mailbox = createMailbox<EventEnvelope>(
+      positiveInteger('queueSize', subscribeOptions.queueSize ?? queueSize),
+    )
+    const filter = createEventFilter(subscribeOptions)
+    const subscriber: Subscriber = { filter, mailbox }
+    const { lastEventId } = subscribeOptions
+    let replay: Replay | undefined
+    let notice: EventEnvelope | undefined
+    if (lastEventId !== undefined && lastEventId !== null && lastEventId !== '') {
+      const start = startReplay(lastEventId)
+      if ('event_id' in start) notice = start
+      else if (start.cursor < start.end) replay = start
+    }
+    subscribers.add(subscriber)
+
+    const close = () => {
+      subscribers.delete(subscriber)
+      mailbox.close()
+      replay = undefined
+      notice = undefined
+    }
+    const take = (max = Number.POSITIVE_INFINITY): Promise<EventEnvelope[]> => {
+      if (!mailbox.closed) {
+        if (notice !== undefined) {
+          const first = notice
+          notice = undefined
+          return Promise.resolve([first])
+        }
+        if (replay !== undefined && max >= 1) {
+          const batch = readReplay(replay, filter, max)
+          if (replay.cursor >= replay.end) replay = undefined
+          if (batch[0]?.event_type === 'events_lost') mailbox.clear()
+          if (batch.length > 0) return Promise.resolve(batch)
+        }
+      }
+      return mailbox.take(max)
+    }
+    return {
+      take,
+      close,
+      get closed() {
+        return mailbox.closed
+      },
+      get pending() {
+        return mailbox.pending
+      },
+      get dropped() {
+        return mailbox.dropped
+      },
+      [Symbol.asyncIterator]: () => iterateBatches(take, close),
+    }
+  }
+
+  const publish = <T extends BusEventType>(type: T, payload: EventMap[T]): EventEnvelope<T> => {
+    assertOpen()
+    if (!isEventType(type) || (type as string) === 'events_lost')
+      throw new TypeError(`cannot publish event type '${String(type)}'`)
+    if (type === 'entries_created' || type === 'entries_deleted') {
+      for (const entry of (payload as EventMap['entries_created']).entries)
+        assertAbsolute(entry.path)
+    } else if (type === 'permissions_changed' || type === 'indexes_changed') {
+      assertAbsolute((payload as EventMap['indexes_changed']).path)
+    }
+    const id = ++seq
+    const envelope = {
+      event_id: formatEventId(bootId, id),
+      event_type: type,
+      timestamp: clock.now(),
+      payload,
+    } as EventEnvelope<T>
+    lastPublished = envelope.event_id
+    buffer.push({ seq: id, item: envelope })
+    for (const subscriber of subscribers) {
+      const event = subscriber.filter(envelope)
+      if (event !== undefined) subscriber.mailbox.push(event)
+    }
+    return envelope
+  }
+
+  return {
+    bootId,
+    nodeId,
+    clock,
+    get lastEventId() {
+      return lastPublished
+    },
+    get subscriberCount() {
+      return subscribers.size
+    },
+    get closed() {
+      return closed
+    },
+    publish,
+    subscribe,
+    close() {
+      if (closed) return
+      closed = true
+      for (const subscriber of subscribers) subscriber.mailbox.close()
+      subscribers.clear()
+    },
+  }
+}

@@ -1,0 +1,5 @@
+export { decodeSseStream } from './decode-sse-stream'
+export { encodeSseComment, encodeSseMessage } from './encode-sse'
+export type { SseMessage } from './encode-sse'
+export { createSseDecoder } from './sse-decoder'
+export type { DecodedSseEvent, SseDecoder, SseDecoderOptions } from './sse-decoder'

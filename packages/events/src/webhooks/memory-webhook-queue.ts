@@ -1,0 +1,42 @@
+import type { WebhookDelivery, WebhookQueue } from './webhook-queue'
+
+const byDue = (a: WebhookDelivery, b: WebhookDelivery) =>
+  a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/**
+ * A {@link WebhookQueue} in memory: for tests and embedded use where losing pending deliveries
+ * on exit is acceptable. Not durable.
+ *
+ * @example
+ * const dispatcher = createWebhookDispatcher({ bus, queue: createMemoryWebhookQueue(), allow: ['*'] })
+ */
+export function createMemoryWebhookQueue(): WebhookQueue {
+  const deliveries = new Map<string, WebhookDelivery>()
+  return {
+    put(delivery) {
+      deliveries.set(delivery.id, { ...delivery })
+      return Promise.resolve()
+    },
+    get(id) {
+      const delivery = deliveries.get(id)
+      return Promise.resolve(delivery === undefined ? undefined : { ...delivery })
+    },
+    remove(id) {
+      deliveries.delete(id)
+      return Promise.resolve()
+    },
+    due(now, limit) {
+      const due = [...deliveries.values()].filter((d) => d.nextAttemptAt <= now).sort(byDue)
+      return Promise.resolve(due.slice(0, Math.max(0, limit)).map((d) => ({ ...d })))
+    },
+    nextDueAt() {
+      let next: number | undefined
+      for (const d of deliveries.values())
+        if (next === undefined || d.nextAttemptAt < next) next = d.nextAttemptAt
+      return Promise.resolve(next)
+    },
+    size() {
+      return Promise.resolve(deliveries.size)
+    },
+  }
+}

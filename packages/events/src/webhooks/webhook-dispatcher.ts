@@ -1,0 +1,339 @@
+import type { Clock, TimerHandle } from '../clock'
+import { EventsError } from '../errors'
+import type { EventBus } from '../event-bus'
+import { createEventFilter } from '../event-filter'
+import type { EventFilter } from '../event-filter'
+import type { BusEventType, EventEnvelope } from '../event-types'
+import { createDestinationAllowList } from './destination-allow-list'
+import type { DestinationAllowList } from './destination-allow-list'
+import { resolveRetryPolicy, retryDelay } from './retry-policy'
+import type { RetryPolicy } from './retry-policy'
+import { sendWebhook } from './send-webhook'
+import type { WebhookQueue, WebhookDelivery } from './webhook-queue'
+import { parseWebhooksConfig } from './webhooks-config'
+import type { WebhookConfig } from './webhooks-config'
+
+/** Options of {@link createWebhookDispatcher}. */
+export interface WebhookDispatcherOptions {
+  bus: EventBus
+  /** Durable store of pending deliveries. */
+  queue: WebhookQueue
+  /** Destinations that may be called (see `createDestinationAllowList`); nothing when empty. */
+  allow: readonly string[] | DestinationAllowList
+  /** Webhooks to start with; none by default. */
+  webhooks?: readonly WebhookConfig[]
+  /** Schedules retries; the bus's clock by default. */
+  clock?: Clock
+  /** The HTTP client; the global `fetch` by default. */
+  fetch?: typeof globalThis.fetch
+  retry?: Partial<RetryPolicy>
+  /** Deliveries in flight at once; default 4. */
+  concurrency?: number
+  /** Time limit of one attempt; default 10,000 ms. */
+  timeoutMs?: number
+  /** Events waiting to be queued before the oldest are dropped; default 10,000. */
+  backlog?: number
+  /** Told about failures: `WEBHOOK_DELIVERY_FAILED`, `DESTINATION_NOT_ALLOWED`. */
+  onError?: (err: EventsError) => void
+  /** Makes delivery ids; `crypto.randomUUID` by default. */
+  newDeliveryId?: () => string
+}
+
+/** Counters of the dispatcher since it started, for metrics. */
+export interface WebhookStats {
+  /** Deliveries queued. */
+  readonly enqueued: number
+  /** Deliveries answered with 2xx. */
+  readonly delivered: number
+  /** Failed attempts that were rescheduled. */
+  readonly retried: number
+  /** Deliveries given up after the last attempt. */
+  readonly failed: number
+  /** Deliveries dropped because their webhook was removed, deactivated or disallowed. */
+  readonly discarded: number
+  /** Events dropped before queueing because the dispatcher fell behind. */
+  readonly eventsDropped: number
+  readonly inFlight: number
+}
+
+/** The outcome of {@link WebhookDispatcher.load}; never thrown. */
+export type WebhooksLoadResult =
+  | {
+      readonly ok: true
+      /** Ids of webhooks now in effect (active and allowed). */
+      readonly active: readonly string[]
+      /** Webhooks refused, e.g. with `DESTINATION_NOT_ALLOWED`. */
+      readonly rejected: readonly { readonly id: string; readonly error: EventsError }[]
+    }
+  | { readonly ok: false; readonly error: EventsError }
+
+/** Delivers bus events to configured webhooks through a durable queue. */
+export interface WebhookDispatcher {
+  /** Replaces the webhooks; ones whose URL is not allowed are rejected. */
+  configure(webhooks: readonly WebhookConfig[]): WebhooksLoadResult
+  /**
+   * Parses a `/.svcdb/webhooks.json` text and applies it. A bad file is reported in the result
+   * (`INVALID_WEBHOOK_CONFIG`) and the webhooks in effect stay as they were.
+   */
+  load(text: string | Uint8Array): WebhooksLoadResult
+  /** The webhooks in effect. */
+  readonly webhooks: readonly WebhookConfig[]
+  stats(): WebhookStats
+  /** Resolves once every received event is queued and no delivery is in flight or due. */
+  idle(): Promise<void>
+  /** Stops: no more events are taken, attempts in flight are aborted (and stay queued). */
+  close(): Promise<void>
+}
+
+interface ActiveHook {
+  readonly config: WebhookConfig
+  readonly filter: EventFilter
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err))
+
+/**
+ * Starts delivering events to webhooks: every matching event becomes a queued delivery, POSTed
+ * signed with HMAC-SHA256 and retried with capped exponential backoff until it is answered
+ * with 2xx or its attempts run out. Deliveries already in the queue (from before a restart) are
+ * resumed once webhooks are configured (`webhooks` option, `configure` or a valid `load`);
+ * until then they wait. Delivery is at least once and unordered; receivers de-duplicate by
+ * `X-Svcdb-Delivery` and order by `event_id`.
+ *
+ * @example
+ * const webhooks = createWebhookDispatcher({ bus, queue, allow: ['https://*.example.com'] })
+ * const result = webhooks.load(await readConfigFile())
+ * if (!result.ok) logger.warn(result.error.message)
+ */
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
+  const { bus, queue, onError } = options
+  const clock = options.clock ?? bus.clock
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
+  const policy = resolveRetryPolicy(options.retry)
+  const concurrency = options.concurrency ?? 4
+  const timeoutMs = options.timeoutMs ?? 10_000
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    throw new RangeError('concurrency must be a positive integer')
+  if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be positive')
+  const allow = Array.isArray(options.allow)
+    ? createDestinationAllowList(options.allow as readonly string[])
+    : (options.allow as DestinationAllowList)
+  const newDeliveryId = options.newDeliveryId ?? (() => globalThis.crypto.randomUUID())
+  const subscription = bus.subscribe({ queueSize: options.backlog ?? 10_000 })
+  const shutdown = new AbortController()
+  const inFlight = new Map<string, Promise<void>>()
+  const counts = { enqueued: 0, delivered: 0, retried: 0, failed: 0, discarded: 0 }
+  let hooks = new Map<string, ActiveHook>()
+  let pumping = false
+  let draining = false
+  let drainAgain = false
+  let timer: TimerHandle | undefined
+  let closed = false
+  // Until the first configuration, queued deliveries wait: their webhooks are not known yet.
+  let configured = false
+
+  const report = (err: EventsError) => onError?.(err)
+
+  const configure = (webhooks: readonly WebhookConfig[]): WebhooksLoadResult => {
+    const next = new Map<string, ActiveHook>()
+    const rejected: { id: string; error: EventsError }[] = []
+    for (const config of webhooks) {
+      if (!allow.allows(config.url)) {
+        rejected.push({
+          id: config.id,
+          error: new EventsError(
+            'DESTINATION_NOT_ALLOWED',
+            `webhook '${config.id}': ${config.url} is not on the destination allow-list`,
+          ),
+        })
+        continue
+      }
+      if (!config.active) continue
+      const filter = createEventFilter({ events: config.events, pathPrefix: config.pathPrefix })
+      next.set(config.id, { config, filter })
+    }
+    hooks = next
+    configured = true
+    void drain()
+    return { ok: true, active: [...next.keys()], rejected }
+  }
+
+  const enqueue = async (event: EventEnvelope) => {
+    for (const hook of hooks.values()) {
+      if (hook.filter(event) === undefined) continue
+      const delivery: WebhookDelivery = {
+        id: newDeliveryId(),
+        webhookId: hook.config.id,
+        eventId: event.event_id,
+        eventType: event.event_type as BusEventType,
+        body: JSON.stringify(event),
+        attempts: 0,
+        nextAttemptAt: clock.now(),
+        createdAt: clock.now(),
+      }
+      try {
+        await queue.put(delivery)
+        counts.enqueued++
+      } catch (cause) {
+        report(
+          new EventsError(
+            'WEBHOOK_DELIVERY_FAILED',
+            `could not queue ${event.event_id} for webhook '${hook.config.id}': ${message(cause)}`,
+            { cause },
+          ),
+        )
+      }
+    }
+  }
+
+  const attempt = async (delivery: WebhookDelivery) => {
+    const hook = hooks.get(delivery.webhookId)
+    if (hook === undefined || !allow.allows(hook.config.url)) {
+      await queue.remove(delivery.id)
+      counts.discarded++
+      return
+    }
+    const result = await sendWebhook({
+      fetch: doFetch,
+      url: hook.config.url,
+      secret: hook.config.secret,
+      delivery,
+      timeoutMs,
+      signal: shutdown.signal,
+    })
+    if (result.ok) {
+      await queue.remove(delivery.id)
+      counts.delivered++
+      return
+    }
+    const attempts = delivery.attempts + 1
+    const error = result.error ?? 'failed'
+    if (shutdown.signal.aborted) return // stays queued as it was, resumed after a restart
+    if (attempts >= policy.maxAttempts) {
+      await queue.remove(delivery.id)
+      counts.failed++
+      report(
+        new EventsError(
+          'WEBHOOK_DELIVERY_FAILED',
+          `delivery ${delivery.id} of ${delivery.eventId} to webhook '${delivery.webhookId}' failed ${attempts} times, last: ${error}`,
+        ),
+      )
+      return
+    }
+    await queue.put({
+      ...delivery,
+      attempts,
+      lastError: error,
+      nextAttemptAt: clock.now() + retryDelay(policy, attempts),
+    })
+    counts.retried++
+  }
+
+  const start = (delivery: WebhookDelivery) => {
+    const run = attempt(delivery)
+      .catch((cause: unknown) =>
+        report(
+          new EventsError('WEBHOOK_DELIVERY_FAILED', `webhook queue failed: ${message(cause)}`, {
+            cause,
+          }),
+        ),
+      )
+      .finally(() => {
+        inFlight.delete(delivery.id)
+        void drain()
+      })
+    inFlight.set(delivery.id, run)
+  }
+
+  // Starts due deliveries up to the concurrency limit and sets a timer for the next one.
+  const drain = async (): Promise<void> => {
+    if (closed || !configured) return
+    if (draining) {
+      drainAgain = true
+      return
+    }
+    draining = true
+    try {
+      do {
+        drainAgain = false
+        timer?.cancel()
+        timer = undefined
+        if (inFlight.size < concurrency) {
+          const due = await queue.due(clock.now(), concurrency + inFlight.size)
+          for (const delivery of due)
+            if (!closed && inFlight.size < concurrency && !inFlight.has(delivery.id))
+              start(delivery)
+        }
+        const next = await queue.nextDueAt()
+        const now = clock.now()
+        if (!closed && next !== undefined && next > now)
+          timer = clock.setTimer(next - now, () => void drain())
+      } while (drainAgain && !closed)
+    } catch (cause) {
+      report(
+        new EventsError('WEBHOOK_DELIVERY_FAILED', `webhook queue failed: ${message(cause)}`, {
+          cause,
+        }),
+      )
+    } finally {
+      draining = false
+    }
+  }
+
+  const pump = async () => {
+    for (;;) {
+      const events = await subscription.take(256)
+      if (events.length === 0) return
+      pumping = true
+      for (const event of events) await enqueue(event)
+      pumping = false
+      void drain()
+    }
+  }
+
+  void pump()
+  if (options.webhooks !== undefined) configure(options.webhooks)
+
+  return {
+    configure,
+    load(text) {
+      try {
+        return configure(parseWebhooksConfig(text))
+      } catch (err) {
+        const error =
+          err instanceof EventsError
+            ? err
+            : new EventsError(
+                'INVALID_WEBHOOK_CONFIG',
+                `webhook configuration failed: ${message(err)}`,
+                { cause: err },
+              )
+        return { ok: false, error }
+      }
+    },
+    get webhooks() {
+      return [...hooks.values()].map((hook) => hook.config)
+    },
+    stats: () => ({ ...counts, eventsDropped: subscription.dropped, inFlight: inFlight.size }),
+    async idle() {
+      for (;;) {
+        await (inFlight.size > 0
+          ? Promise.race([Promise.all(inFlight.values()), sleep(5)])
+          : sleep(1))
+        if (pumping || draining || subscription.pending > 0 || inFlight.size > 0) continue
+        const next = closed || !configured ? undefined : await queue.nextDueAt()
+        if (next === undefined || next > clock.now()) return
+        void drain()
+      }
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      timer?.cancel()
+      subscription.close()
+      shutdown.abort()
+      await Promise.all(inFlight.values())
+    },
+  }
+}
