@@ -98,6 +98,18 @@ describe('parseCronExpression', () => {
     }
   })
 
+  it("keeps cron-parser's error as the cause", () => {
+    for (const source of ['60 * * * *', '0 0 30 2 *']) {
+      try {
+        parseCronExpression(source, { now: NOW })
+        throw new Error('expected a refusal')
+      } catch (err) {
+        expect(isSchedulerError(err, 'INVALID_CRON')).toBe(true)
+        expect((err as Error).cause).toBeInstanceOf(Error)
+      }
+    }
+  })
+
   it('refuses what is not a string', () => {
     expect(refusal(42)).toMatch(/expected a string, got number/)
     expect(refusal(null)).toMatch(/got null/)

@@ -43,21 +43,25 @@ function parseUtc(source: string, currentDate?: number) {
 }
 
 /** Names the first field that is wrong on its own, so the message says where to look. */
-function diagnose(fields: readonly string[]): string | undefined {
+function diagnose(fields: readonly string[]): { reason: string; cause?: unknown } | undefined {
   for (const [index, field] of fields.entries()) {
     const name = FIELD_NAMES[index] ?? 'unknown'
     // `thu` is the only name with an H in it; any other H is cron-parser's random hash.
     if (/h/i.test(field.replace(/thu/gi, ''))) {
-      return `${name} field ${JSON.stringify(field)}: hashed values (H) are not supported`
+      return {
+        reason: `${name} field ${JSON.stringify(field)}: hashed values (H) are not supported`,
+      }
     }
     if (field.includes('?') && name !== 'day-of-month' && name !== 'day-of-week') {
-      return `${name} field ${JSON.stringify(field)}: "?" is only allowed in day-of-month and day-of-week`
+      return {
+        reason: `${name} field ${JSON.stringify(field)}: "?" is only allowed in day-of-month and day-of-week`,
+      }
     }
     const alone = FIELD_NAMES.map((_, i) => (i === index ? field : '*')).join(' ')
     try {
       parseUtc(alone)
     } catch (err) {
-      return `${name} field ${JSON.stringify(field)}: ${messageOf(err)}`
+      return { reason: `${name} field ${JSON.stringify(field)}: ${messageOf(err)}`, cause: err }
     }
   }
   return undefined
@@ -119,7 +123,7 @@ export function parseCronExpression(
   }
   const normalised = fields.join(' ')
   const fieldProblem = diagnose(fields)
-  if (fieldProblem !== undefined) throw refuse(normalised, fieldProblem)
+  if (fieldProblem !== undefined) throw refuse(normalised, fieldProblem.reason, fieldProblem.cause)
   try {
     parseUtc(normalised)
   } catch (err) {

@@ -254,6 +254,31 @@ describe('createCronScheduler', () => {
     expect(await cron.get('nightly-gc')).not.toHaveProperty('lastRunAt')
   })
 
+  it('keeps its loop alive through a failing schedule store', async () => {
+    const inner = createMemoryScheduleStore()
+    let failing = false
+    const schedules: ScheduleStore = {
+      ...inner,
+      list: async () => {
+        if (failing) throw new Error('LEVEL_IO_ERROR')
+        return inner.list()
+      },
+    }
+    const { cron, runner, clock, errors } = setup({
+      stores: { tasks: createMemoryTaskStore(), schedules },
+    })
+    await cron.create({ ...nightly, schedule: '* * * * *' })
+    await cron.start()
+    failing = true
+    await clock.advance(3 * MINUTE)
+    expect(await runner.list()).toEqual([])
+    expect(errors.length).toBeGreaterThan(0)
+    expect(errors.every((e) => e.code === 'STORE_ERROR' && e.cause instanceof Error)).toBe(true)
+    failing = false
+    await clock.advance(MINUTE)
+    expect(await runner.list()).toHaveLength(1)
+  })
+
   it('stops ticking when stopped', async () => {
     const { cron, runner, clock } = setup()
     await cron.create({ ...nightly, schedule: '* * * * *' })

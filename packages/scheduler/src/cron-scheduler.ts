@@ -20,8 +20,16 @@ export interface CronScheduleInput {
   enabled: boolean
 }
 
-/** The fields a partial update may change (the body of `PATCH /system/cron/{id}`). */
-export type CronSchedulePatch = Partial<Omit<CronScheduleInput, 'id'>>
+/**
+ * The fields a partial update may change (the body of `PATCH /system/cron/{id}`); an absent or
+ * `undefined` field is left as it is.
+ */
+export interface CronSchedulePatch {
+  schedule?: string | undefined
+  taskType?: string | undefined
+  args?: Record<string, unknown> | undefined
+  enabled?: boolean | undefined
+}
 
 /** Options of {@link createCronScheduler}. */
 export interface CronSchedulerOptions {
@@ -114,19 +122,27 @@ export function createCronScheduler(options: CronSchedulerOptions): CronSchedule
     return schedule
   }
 
-  /** Sets the timer for the earliest due schedule (at most `maxSleepMs` away); in the queue. */
+  /**
+   * Sets the timer for the earliest due schedule, at most `maxSleepMs` away; in the queue.
+   * Never throws: a failing store must not end the loop, so it then sleeps the longest.
+   */
   const arm = async (): Promise<void> => {
     cancelTimer?.()
     cancelTimer = undefined
     if (!started) return
-    const now = clock.now()
     let delay = maxSleepMs
-    for (const schedule of await store.list()) {
-      if (schedule.enabled && schedule.nextRunAt !== undefined) {
-        delay = Math.min(delay, Math.max(0, schedule.nextRunAt - now))
+    try {
+      const now = clock.now()
+      for (const schedule of await store.list()) {
+        if (schedule.enabled && schedule.nextRunAt !== undefined) {
+          delay = Math.min(delay, Math.max(0, schedule.nextRunAt - now))
+        }
       }
+    } catch (err) {
+      report(err)
     }
-    cancelTimer = clock.setTimer(wake, delay)
+    // A stop may have come while the store was read.
+    if (started) cancelTimer = clock.setTimer(wake, delay)
   }
 
   const tickJob = async (): Promise<Task[]> => {

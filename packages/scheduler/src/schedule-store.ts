@@ -9,7 +9,7 @@ import type { CronSchedule } from './cron-schedule'
 export interface ScheduleStore {
   /** The schedule with that id, or `undefined`. */
   get(id: string): Promise<CronSchedule | undefined>
-  /** Every schedule, ordered by id (ascending, by UTF-16 code unit). */
+  /** Every schedule, ordered by id, ascending. */
   list(): Promise<CronSchedule[]>
   /** Stores `schedule`, replacing any record with the same id entirely. */
   put(schedule: CronSchedule): Promise<void>

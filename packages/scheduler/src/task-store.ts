@@ -19,7 +19,7 @@ export interface TaskFilter {
 export interface TaskStore {
   /** The task with that id, or `undefined`. */
   get(id: string): Promise<Task | undefined>
-  /** Tasks matching `filter`, ordered by id (ascending, by UTF-16 code unit). */
+  /** Tasks matching `filter`, ordered by id, ascending. */
   list(filter?: TaskFilter): Promise<Task[]>
   /**
    * Stores `task`, replacing any record with the same id entirely (fields absent from
