@@ -4,6 +4,7 @@ import * as api from './index'
 it('exports exactly the testing surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "createControlledHandler",
       "createFakeClock",
       "runScheduleStoreConformance",
       "runTaskStoreConformance",
