@@ -86,8 +86,8 @@ function nextAfter(source: string, timeMs: number): number | undefined {
  *
  * @throws {SchedulerError} `INVALID_CRON`.
  * @example
- * const cron = parseCronExpression('*\/15 2 * * 1-5')
- * cron.nextAfter(Date.UTC(2026, 0, 5)) // Date.UTC(2026, 0, 5, 2, 0)
+ * const cron = parseCronExpression('30 2 * * 1-5') // 02:30 UTC on weekdays
+ * cron.nextAfter(Date.UTC(2026, 0, 5)) // Date.UTC(2026, 0, 5, 2, 30)
  */
 export function parseCronExpression(
   source: unknown,
