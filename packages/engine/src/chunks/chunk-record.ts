@@ -19,6 +19,11 @@ export const RECORD_MAGIC = Uint8Array.of(0x53, 0x56, 0x4b, 0x31)
 export const HASH_LENGTH = 32
 /** Bytes of a record before its stored bytes. */
 export const RECORD_HEADER_LENGTH = 49
+/**
+ * The largest chunk a store accepts (64× the chunker's maximum). It bounds what a damaged
+ * header can make a reader allocate.
+ */
+export const MAX_CHUNK_LENGTH = 16 * 1024 * 1024
 
 /** The fields of a record header. */
 export interface ChunkRecordHeader {
@@ -57,6 +62,9 @@ export async function encodeChunkRecord(
   options: CompressionOptions = {},
 ): Promise<ChunkRecord> {
   assertChunkHash(hash)
+  if (raw.length > MAX_CHUNK_LENGTH) {
+    throw new RangeError(`a chunk is at most ${MAX_CHUNK_LENGTH} bytes, got ${raw.length}`)
+  }
   const { codec, stored } = await encodeChunk(raw, options)
   const header = new Uint8Array(RECORD_HEADER_LENGTH)
   const view = new DataView(header.buffer)
@@ -84,11 +92,16 @@ export function decodeChunkRecordHeader(bytes: Uint8Array): ChunkRecordHeader {
   const codec = bytes[36] as number
   if (!isChunkCodec(codec)) throw corrupt(`unknown codec ${codec}`)
   const view = new DataView(bytes.buffer, bytes.byteOffset, RECORD_HEADER_LENGTH)
+  const rawLength = view.getUint32(37, true)
+  const storedLength = view.getUint32(41, true)
+  if (rawLength > MAX_CHUNK_LENGTH || storedLength > MAX_CHUNK_LENGTH) {
+    throw corrupt('record lengths are out of range')
+  }
   return {
     hash: bytes.subarray(4, 4 + HASH_LENGTH),
     codec,
-    rawLength: view.getUint32(37, true),
-    storedLength: view.getUint32(41, true),
+    rawLength,
+    storedLength,
     crc: view.getUint32(45, true),
   }
 }

@@ -1,0 +1,123 @@
+import { open } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
+import { join } from 'node:path'
+
+const NAME = /^pack-(\d{6,})\.pack$/
+
+/** The file name of pack `id`: `pack-000001.pack` (more digits past 999999). */
+export function packFileName(id: number): string {
+  return `pack-${String(id).padStart(6, '0')}.pack`
+}
+
+/** The id of a pack file name, or undefined for any other file. */
+export function parsePackFileName(name: string): number | undefined {
+  const match = NAME.exec(name)
+  return match === null ? undefined : Number(match[1])
+}
+
+/** fsyncs a directory, making the creation of the files in it durable. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * One append-only pack file, kept open for the store's lifetime. Writes and reads are
+ * positional, so concurrent reads never disturb each other or the writer.
+ */
+export class PackFile {
+  /** Bytes written (appended and completed); the next record goes here. */
+  size: number
+
+  private constructor(
+    readonly id: number,
+    readonly path: string,
+    private readonly handle: FileHandle,
+    size: number,
+  ) {
+    this.size = size
+  }
+
+  /** Opens an existing pack for reading and appending. */
+  static async open(dir: string, id: number): Promise<PackFile> {
+    const path = join(dir, packFileName(id))
+    const handle = await open(path, 'r+')
+    try {
+      const { size } = await handle.stat()
+      return new PackFile(id, path, handle, size)
+    } catch (err) {
+      await handle.close()
+      throw err
+    }
+  }
+
+  /** Creates a new, empty pack and makes its directory entry durable. */
+  static async create(dir: string, id: number): Promise<PackFile> {
+    const path = join(dir, packFileName(id))
+    const handle = await open(path, 'wx+')
+    try {
+      await syncDirectory(dir)
+    } catch (err) {
+      await handle.close()
+      throw err
+    }
+    return new PackFile(id, path, handle, 0)
+  }
+
+  /** Writes `buffers` back to back at `position`, retrying short writes. */
+  async write(buffers: Uint8Array[], position: number): Promise<void> {
+    let pending = buffers.filter((b) => b.length > 0)
+    let at = position
+    while (pending.length > 0) {
+      const { bytesWritten } = await this.handle.writev(pending, at)
+      at += bytesWritten
+      let skip = bytesWritten
+      const rest: Uint8Array[] = []
+      for (const buffer of pending) {
+        if (skip >= buffer.length) skip -= buffer.length
+        else {
+          rest.push(skip > 0 ? buffer.subarray(skip) : buffer)
+          skip = 0
+        }
+      }
+      if (rest.length > 0 && bytesWritten === 0) throw new Error('pack write made no progress')
+      pending = rest
+    }
+  }
+
+  /** Reads up to `length` bytes at `position`; fewer when the file ends first. */
+  async read(position: number, length: number): Promise<Uint8Array> {
+    const buffer = new Uint8Array(length)
+    let filled = 0
+    while (filled < length) {
+      const { bytesRead } = await this.handle.read(
+        buffer,
+        filled,
+        length - filled,
+        position + filled,
+      )
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    return filled === length ? buffer : buffer.subarray(0, filled)
+  }
+
+  /** fdatasync: written bytes (and the size needed to read them) reach stable storage. */
+  async datasync(): Promise<void> {
+    await this.handle.datasync()
+  }
+
+  /** Cuts the file to `length` bytes (a torn tail found on open). */
+  async truncate(length: number): Promise<void> {
+    await this.handle.truncate(length)
+    this.size = length
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close()
+  }
+}

@@ -1,0 +1,276 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ChunkStore, StageResult } from '../chunks/chunk-store'
+import { isEngineError } from '../errors'
+import type { EngineErrorCode } from '../errors'
+import { createHasher } from '../hashing/create-hasher'
+import type { MetaOp, MetaStore } from '../meta/meta-store'
+
+/** A chunk store under test, with the hooks the conformance suite needs. */
+export interface ChunkStoreFixture {
+  readonly store: ChunkStore
+  /** The metadata store the chunk store's ops are committed to. */
+  readonly meta: MetaStore
+  /** Damages the stored bytes of a committed chunk (one flipped byte), the store's own way. */
+  corrupt(hash: Uint8Array): Promise<void>
+  /** Bytes the store keeps for chunks (pack file sizes, record sizes…), to spot duplicates. */
+  footprint(): Promise<number>
+  /** Closes store and metadata, then opens both again on the same data. */
+  reopen(): Promise<ChunkStoreFixture>
+  /** Closes store and metadata for good. */
+  close(): Promise<void>
+}
+
+/** Makes a fresh, empty fixture for one test. */
+export type ChunkStoreFixtureFactory = () => Promise<ChunkStoreFixture>
+
+/** Deterministic incompressible bytes (xorshift32). */
+function noise(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length)
+  let x = seed | 0 || 1
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    out[i] = x & 0xff
+  }
+  return out
+}
+
+/** Text-like bytes that DEFLATE shrinks several times. */
+function prose(length: number, seed: number): Uint8Array {
+  const words = ['version', 'chunk', 'the', 'store', 'of', 'hash', 'tree', 'pack', 'a', 'file']
+  let text = ''
+  for (let i = seed; text.length < length; i++) text += `${words[(i * 7 + (i >> 2)) % 10]} `
+  return new TextEncoder().encode(text.slice(0, length))
+}
+
+function sameBytes(actual: Uint8Array, expected: Uint8Array): boolean {
+  return (
+    actual.length === expected.length &&
+    Buffer.compare(Buffer.from(actual), Buffer.from(expected)) === 0
+  )
+}
+
+async function errorCode(pending: Promise<unknown>): Promise<EngineErrorCode | string> {
+  try {
+    await pending
+    return 'resolved'
+  } catch (err) {
+    return isEngineError(err) ? err.code : String(err)
+  }
+}
+
+/**
+ * Runs the {@link ChunkStore} conformance suite (vitest) against fixtures made by
+ * `makeFixture`: round trips, de-duplication, compression, corruption, durability across
+ * reopen. Every implementation runs it in one line.
+ *
+ * @example
+ * runChunkStoreConformance('pack', async () => makePackFixture(await mkdtemp(...)))
+ */
+export function runChunkStoreConformance(
+  name: string,
+  makeFixture: ChunkStoreFixtureFactory,
+): void {
+  describe(`ChunkStore conformance: ${name}`, () => {
+    let current: ChunkStoreFixture | undefined
+    const hasherReady = createHasher('sha256')
+
+    afterEach(async () => {
+      await current?.close()
+      current = undefined
+    })
+
+    async function open(): Promise<ChunkStoreFixture> {
+      current = await makeFixture()
+      return current
+    }
+
+    async function reopen(fixture: ChunkStoreFixture): Promise<ChunkStoreFixture> {
+      current = undefined
+      current = await fixture.reopen()
+      return current
+    }
+
+    async function idOf(bytes: Uint8Array): Promise<Uint8Array> {
+      return (await hasherReady).hashDomain('chunk', bytes)
+    }
+
+    /** The group-commit protocol: flush, one synced batch, committed(). */
+    async function commit(fixture: ChunkStoreFixture, results: StageResult[]): Promise<void> {
+      const flushOps = await fixture.store.flush()
+      const ops: MetaOp[] = [...results.flatMap((r) => r.ops), ...flushOps]
+      await fixture.meta.batch(ops, { sync: true })
+      fixture.store.committed()
+    }
+
+    async function stageAll(fixture: ChunkStoreFixture, chunks: Uint8Array[]) {
+      return Promise.all(chunks.map(async (c) => fixture.store.stage(await idOf(c), c)))
+    }
+
+    it('reads back what it stored, before and after the batch commits', async () => {
+      const f = await open()
+      const chunks = [noise(1, 1), noise(1000, 2), prose(70_000, 3), noise(256 * 1024, 4)]
+      const results = await stageAll(f, chunks)
+      expect(results.every((r) => r.isNew && r.ops.length > 0 && r.storedBytes > 0)).toBe(true)
+      for (const c of chunks) {
+        expect(await f.store.has(await idOf(c))).toBe(true)
+        expect(sameBytes(await f.store.read(await idOf(c)), c)).toBe(true)
+      }
+      await commit(f, results)
+      for (const c of chunks) {
+        expect(await f.store.has(await idOf(c))).toBe(true)
+        expect(sameBytes(await f.store.read(await idOf(c)), c)).toBe(true)
+      }
+    })
+
+    it('reports a chunk it never stored as missing', async () => {
+      const f = await open()
+      const hash = await idOf(noise(100, 5))
+      expect(await f.store.has(hash)).toBe(false)
+      expect(await errorCode(f.store.read(hash))).toBe('NOT_FOUND')
+      await commit(f, await stageAll(f, [noise(100, 6)]))
+      expect(await f.store.has(hash)).toBe(false)
+      expect(await errorCode(f.store.read(hash))).toBe('NOT_FOUND')
+    })
+
+    it('stores a chunk staged again after its commit only once', async () => {
+      const f = await open()
+      const chunk = noise(50_000, 7)
+      await commit(f, await stageAll(f, [chunk]))
+      const before = await f.footprint()
+      const again = await f.store.stage(await idOf(chunk), chunk)
+      expect(again.isNew).toBe(false)
+      expect(again.storedBytes).toBe(0)
+      await commit(f, [again])
+      expect(await f.footprint()).toBe(before)
+      expect(sameBytes(await f.store.read(await idOf(chunk)), chunk)).toBe(true)
+    })
+
+    it('gives a second writer of an uncommitted chunk the ops that make it findable', async () => {
+      const f = await open()
+      const chunk = noise(30_000, 8)
+      const first = await f.store.stage(await idOf(chunk), chunk)
+      const second = await f.store.stage(await idOf(chunk), chunk)
+      expect(first.isNew).toBe(true)
+      expect(second.isNew).toBe(false)
+      expect(second.storedBytes).toBe(0)
+      expect(second.ops.length).toBeGreaterThan(0)
+      // Only the second writer's batch commits; the chunk must survive on its ops alone.
+      await commit(f, [second])
+      const g = await reopen(f)
+      expect(sameBytes(await g.store.read(await idOf(chunk)), chunk)).toBe(true)
+    })
+
+    it('stores concurrent stages of one hash once', async () => {
+      const f = await open()
+      const chunk = noise(100_000, 9)
+      const hash = await idOf(chunk)
+      const before = await f.footprint()
+      const results = await Promise.all(Array.from({ length: 8 }, () => f.store.stage(hash, chunk)))
+      expect(results.filter((r) => r.isNew)).toHaveLength(1)
+      expect(results.every((r) => r.ops.length > 0)).toBe(true)
+      await commit(f, results)
+      const stored = results.reduce((sum, r) => sum + r.storedBytes, 0)
+      expect(stored).toBeGreaterThanOrEqual(chunk.length)
+      expect((await f.footprint()) - before).toBe(stored)
+      expect(sameBytes(await f.store.read(hash), chunk)).toBe(true)
+    })
+
+    it('stores compressible chunks in fewer bytes than their size, random ones not', async () => {
+      const f = await open()
+      const text = prose(64 * 1024, 10)
+      const random = noise(64 * 1024, 11)
+      const [t, r] = await stageAll(f, [text, random])
+      expect(t?.storedBytes).toBeLessThan(text.length * 0.9)
+      expect(r?.storedBytes).toBeGreaterThanOrEqual(random.length)
+      await commit(f, [t as StageResult, r as StageResult])
+      const g = await reopen(f)
+      expect(sameBytes(await g.store.read(await idOf(text)), text)).toBe(true)
+      expect(sameBytes(await g.store.read(await idOf(random)), random)).toBe(true)
+    })
+
+    it('refuses to serve a chunk whose stored bytes were damaged', async () => {
+      const f = await open()
+      const damaged = [noise(40_000, 12), prose(40_000, 13)]
+      const intact = noise(40_000, 14)
+      await commit(f, await stageAll(f, [...damaged, intact]))
+      for (const c of damaged) await f.corrupt(await idOf(c))
+      for (const c of damaged) {
+        expect(await errorCode(f.store.read(await idOf(c)))).toBe('CONTENT_CORRUPT')
+      }
+      expect(sameBytes(await f.store.read(await idOf(intact)), intact)).toBe(true)
+      const g = await reopen(f)
+      expect(await errorCode(g.store.read(await idOf(damaged[0] as Uint8Array)))).toBe(
+        'CONTENT_CORRUPT',
+      )
+      expect(sameBytes(await g.store.read(await idOf(intact)), intact)).toBe(true)
+    })
+
+    it('keeps committed chunks across a reopen, over several groups', async () => {
+      let f = await open()
+      const groups = [0, 1, 2].map((g) =>
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? prose : noise)(5000 + g * 997 + i * 31, g * 10 + i),
+        ),
+      )
+      for (const group of groups) await commit(f, await stageAll(f, group))
+      f = await reopen(f)
+      for (const c of groups.flat()) {
+        expect(await f.store.has(await idOf(c))).toBe(true)
+        expect(sameBytes(await f.store.read(await idOf(c)), c)).toBe(true)
+      }
+      const later = noise(20_000, 99)
+      await commit(f, await stageAll(f, [later]))
+      f = await reopen(f)
+      expect(sameBytes(await f.store.read(await idOf(later)), later)).toBe(true)
+      expect(sameBytes(await f.store.read(await idOf(groups[0]![0]!)), groups[0]![0]!)).toBe(true)
+    })
+
+    it('commits concurrent groups that share flushes', async () => {
+      let f = await open()
+      const groups = [0, 1, 2, 3].map((g) =>
+        Array.from({ length: 5 }, (_, i) => noise(3000 + i * 101, 500 + g * 10 + i)),
+      )
+      await Promise.all(groups.map(async (group) => commit(f, await stageAll(f, group))))
+      f = await reopen(f)
+      for (const c of groups.flat())
+        expect(sameBytes(await f.store.read(await idOf(c)), c)).toBe(true)
+    })
+
+    it('forgets chunks whose batch never committed once reopened', async () => {
+      const f = await open()
+      const kept = noise(20_000, 15)
+      const lost = noise(20_000, 16)
+      await commit(f, await stageAll(f, [kept]))
+      await f.store.stage(await idOf(lost), lost)
+      await f.store.flush()
+      const g = await reopen(f)
+      expect(await g.store.has(await idOf(lost))).toBe(false)
+      expect(await errorCode(g.store.read(await idOf(lost)))).toBe('NOT_FOUND')
+      const again = await g.store.stage(await idOf(lost), lost)
+      expect(again.isNew).toBe(true)
+      await commit(g, [again])
+      expect(sameBytes(await g.store.read(await idOf(lost)), lost)).toBe(true)
+      expect(sameBytes(await g.store.read(await idOf(kept)), kept)).toBe(true)
+    })
+
+    it('answers CLOSED once closed', async () => {
+      const f = await open()
+      const chunk = noise(1000, 17)
+      const hash = await idOf(chunk)
+      await commit(f, await stageAll(f, [chunk]))
+      await f.store.close()
+      expect(await errorCode(f.store.read(hash))).toBe('CLOSED')
+      expect(await errorCode(f.store.stage(hash, chunk))).toBe('CLOSED')
+      expect(await errorCode(f.store.has(hash))).toBe('CLOSED')
+      expect(await errorCode(f.store.flush())).toBe('CLOSED')
+    })
+
+    it('rejects hashes that are not 32 bytes', async () => {
+      const f = await open()
+      await expect(f.store.stage(new Uint8Array(20), noise(10, 18))).rejects.toThrow(RangeError)
+      await expect(f.store.read(new Uint8Array(33))).rejects.toThrow(RangeError)
+    })
+  })
+}
