@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createEventBus } from './event-bus'
-import type { Subscription } from './event-bus'
+import type { Subscription } from './subscription'
 
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 const seqOf = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1))

@@ -11,11 +11,11 @@ import type {
   EventsLostReason,
   EventsLostPayload,
 } from './event-types'
-import { iterateBatches } from './internal/batch-iterator'
 import { createBootId, formatEventId, isBootId, parseEventId } from './internal/event-id'
 import { createMailbox } from './internal/mailbox'
-import type { Mailbox } from './internal/mailbox'
 import { createReplayBuffer } from './internal/replay-buffer'
+import { BusSubscription } from './subscription'
+import type { ReplayCursor, Subscription, SubscriptionHost } from './subscription'
 
 /** Options of {@link createEventBus}. */
 export interface EventBusOptions {
@@ -43,26 +43,6 @@ export interface SubscribeOptions extends EventFilterOptions {
   queueSize?: number
 }
 
-/**
- * One subscriber's view of the bus: a bounded queue of the events it may see. A consumer that
- * falls behind silently loses the oldest queued events; `dropped` counts them.
- */
-export interface Subscription extends AsyncIterable<EventEnvelope> {
-  /**
-   * Resolves with up to `max` events as soon as one is available (events published in the same
-   * tick arrive together), or with an empty array once the subscription is closed. One caller
-   * at a time.
-   */
-  take(max?: number): Promise<EventEnvelope[]>
-  /** Stops the subscription: frees its queue and ends a waiting `take` or `for await`. */
-  close(): void
-  readonly closed: boolean
-  /** Events queued and not yet taken. */
-  readonly pending: number
-  /** Events dropped because the queue was full. */
-  readonly dropped: number
-}
-
 /** The in-process event bus. */
 export interface EventBus {
   /** The `<boot>` part of this bus's event ids. */
@@ -82,19 +62,6 @@ export interface EventBus {
   subscribe(options?: SubscribeOptions): Subscription
   /** Ends every subscription; later `publish` and `subscribe` calls throw `CLOSED`. */
   close(): void
-}
-
-interface Subscriber {
-  readonly filter: EventFilter
-  readonly mailbox: Mailbox<EventEnvelope>
-}
-
-interface Replay {
-  /** Seq of the last event considered. */
-  cursor: number
-  /** Seq of the newest event when the subscription started. */
-  readonly end: number
-  readonly from: string
 }
 
 const DEFAULT_REPLAY_SIZE = 10_000
@@ -132,7 +99,7 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
   if (!isBootId(bootId)) throw new RangeError(`bootId must be 1-32 of 0-9a-z, got '${bootId}'`)
 
   const buffer = createReplayBuffer<EventEnvelope>(replaySize)
-  const subscribers = new Set<Subscriber>()
+  const subscribers = new Set<BusSubscription>()
   let seq = 0
   let lastPublished: string | undefined
   let closed = false
@@ -153,7 +120,7 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
     }
   }
 
-  const readReplay = (replay: Replay, filter: EventFilter, max: number): EventEnvelope[] => {
+  const readReplay = (replay: ReplayCursor, filter: EventFilter, max: number): EventEnvelope[] => {
     if (buffer.evictedThrough > replay.cursor) {
       // Evicted while this subscriber replayed: it must resync, which also covers everything
       // queued live meanwhile.
@@ -175,7 +142,7 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
     return out
   }
 
-  const startReplay = (lastEventId: string): Replay | EventEnvelope => {
+  const startReplay = (lastEventId: string): ReplayCursor | EventEnvelope => {
     const parsed = parseEventId(lastEventId)
     if (parsed === undefined || parsed.boot !== bootId || parsed.seq > seq)
       return lostEvent(lastEventId, 'unknown')
@@ -183,59 +150,29 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
     return { cursor: parsed.seq, end: seq, from: lastEventId }
   }
 
+  const host: SubscriptionHost = {
+    readReplay,
+    detach: (subscription) => subscribers.delete(subscription),
+  }
+
   const subscribe = (subscribeOptions: SubscribeOptions = {}): Subscription => {
     assertOpen()
     const mailbox = createMailbox<EventEnvelope>(
       positiveInteger('queueSize', subscribeOptions.queueSize ?? queueSize),
     )
-    const filter = createEventFilter(subscribeOptions)
-    const subscriber: Subscriber = { filter, mailbox }
     const { lastEventId } = subscribeOptions
-    let replay: Replay | undefined
-    let notice: EventEnvelope | undefined
-    if (lastEventId !== undefined && lastEventId !== null && lastEventId !== '') {
-      const start = startReplay(lastEventId)
-      if ('event_id' in start) notice = start
-      else if (start.cursor < start.end) replay = start
-    }
-    subscribers.add(subscriber)
-
-    const close = () => {
-      subscribers.delete(subscriber)
-      mailbox.close()
-      replay = undefined
-      notice = undefined
-    }
-    const take = (max = Number.POSITIVE_INFINITY): Promise<EventEnvelope[]> => {
-      if (!mailbox.closed) {
-        if (notice !== undefined) {
-          const first = notice
-          notice = undefined
-          return Promise.resolve([first])
-        }
-        if (replay !== undefined && max >= 1) {
-          const batch = readReplay(replay, filter, max)
-          if (replay.cursor >= replay.end) replay = undefined
-          if (batch[0]?.event_type === 'events_lost') mailbox.clear()
-          if (batch.length > 0) return Promise.resolve(batch)
-        }
-      }
-      return mailbox.take(max)
-    }
-    return {
-      take,
-      close,
-      get closed() {
-        return mailbox.closed
-      },
-      get pending() {
-        return mailbox.pending
-      },
-      get dropped() {
-        return mailbox.dropped
-      },
-      [Symbol.asyncIterator]: () => iterateBatches(take, close),
-    }
+    const start =
+      lastEventId === undefined || lastEventId === null || lastEventId === ''
+        ? undefined
+        : startReplay(lastEventId)
+    const subscription = new BusSubscription(
+      host,
+      createEventFilter(subscribeOptions),
+      mailbox,
+      start,
+    )
+    subscribers.add(subscription)
+    return subscription
   }
 
   const publish = <T extends BusEventType>(type: T, payload: EventMap[T]): EventEnvelope<T> => {

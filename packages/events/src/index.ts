@@ -11,7 +11,8 @@ export type { Clock, TimerHandle } from './clock'
 export { EventsError, isEventsError } from './errors'
 export type { EventsErrorCode, EventsErrorOptions } from './errors'
 export { createEventBus } from './event-bus'
-export type { EventBus, EventBusOptions, SubscribeOptions, Subscription } from './event-bus'
+export type { EventBus, EventBusOptions, SubscribeOptions } from './event-bus'
+export type { Subscription } from './subscription'
 export { createEventFilter } from './event-filter'
 export type { EventFilter, EventFilterOptions } from './event-filter'
 export { EVENT_TYPES, isEventType } from './event-types'
@@ -57,9 +58,9 @@ export { createWebhookDispatcher } from './webhooks/webhook-dispatcher'
 export type {
   WebhookDispatcher,
   WebhookDispatcherOptions,
-  WebhooksLoadResult,
   WebhookStats,
 } from './webhooks/webhook-dispatcher'
+export type { WebhooksLoadResult } from './webhooks/webhook-set'
 export type { WebhookDelivery, WebhookQueue } from './webhooks/webhook-queue'
 export { signWebhookBody, verifyWebhookSignature } from './webhooks/webhook-signature'
 export { parseWebhooksConfig, WEBHOOKS_CONFIG_PATH } from './webhooks/webhooks-config'

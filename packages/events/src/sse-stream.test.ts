@@ -123,6 +123,27 @@ describe('createSseStream', () => {
     expect(closed).toBe(true)
   })
 
+  it('encodes an event once for all streams, handing each its own bytes', async () => {
+    const clock = createFakeClock()
+    const bus = createEventBus({ clock })
+    let calls = 0
+    const encode = (e: Parameters<typeof envelopeToSseMessage>[0]) => {
+      calls++
+      return envelopeToSseMessage(e)
+    }
+    const readers = [1, 2, 3].map(() =>
+      createSseStream({ source: bus.subscribe(), encode, clock }).getReader(),
+    )
+    bus.publish('indexes_changed', { path: '/a' })
+    const chunks = await Promise.all(readers.map(async (r) => (await r.read()).value as Uint8Array))
+    expect(calls).toBe(1)
+    const text = new TextDecoder().decode(chunks[1])
+    expect(text).toContain('event: indexes_changed\n')
+    ;(chunks[0] as Uint8Array).fill(0)
+    expect(new TextDecoder().decode(chunks[1])).toBe(text)
+    expect(new TextDecoder().decode(chunks[2])).toBe(text)
+  })
+
   it('refuses bad options and names the SSE headers', () => {
     const source = { take: () => Promise.resolve([]), close: () => undefined }
     const encode = () => ({ data: '' })

@@ -15,7 +15,11 @@ export interface SseSource<T> {
 /** Options of {@link createSseStream}. */
 export interface SseStreamOptions<T> {
   source: SseSource<T>
-  /** Turns an item into a message, e.g. {@link envelopeToSseMessage}. */
+  /**
+   * Turns an item into a message, e.g. {@link envelopeToSseMessage}. It must depend on the item
+   * alone: frames of object items are cached per (encode, item), so define it once and share it
+   * between streams.
+   */
   encode: (item: T) => SseMessage
   /** Drives the keepalive; the system clock by default. */
   clock?: Clock
@@ -40,6 +44,29 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 const DEFAULT_PING_INTERVAL_MS = 30_000
 const DEFAULT_BATCH_SIZE = 256
 const PING = new TextEncoder().encode(encodeSseComment('ping'))
+
+// Frames cached per encode function and item: an event fanned out to a thousand streams is
+// serialised and encoded once. Entries live as long as the item does.
+const frameCaches = new WeakMap<object, WeakMap<object, Uint8Array>>()
+
+const frameCacheFor = (encode: object) => {
+  let cache = frameCaches.get(encode)
+  if (cache === undefined) frameCaches.set(encode, (cache = new WeakMap()))
+  return cache
+}
+
+// Always a fresh buffer: cached frames are shared and a reader may keep or change its chunk.
+const concat = (frames: Uint8Array[]) => {
+  let length = 0
+  for (const frame of frames) length += frame.byteLength
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const frame of frames) {
+    out.set(frame, offset)
+    offset += frame.byteLength
+  }
+  return out
+}
 
 /**
  * The SSE message of an event: `id` = `event_id`, `event` = `event_type`, `data` = the JSON
@@ -75,6 +102,16 @@ export function createSseStream<T>(options: SseStreamOptions<T>): ReadableStream
   if (retryMs !== undefined && (!Number.isSafeInteger(retryMs) || retryMs < 0))
     throw new RangeError(`retryMs must be a non-negative integer, got ${retryMs}`)
   const text = new TextEncoder()
+  const cache = frameCacheFor(encode)
+  const frame = (item: T): Uint8Array => {
+    const key = typeof item === 'object' && item !== null ? item : undefined
+    let bytes = key === undefined ? undefined : cache.get(key)
+    if (bytes === undefined) {
+      bytes = text.encode(encodeSseMessage(encode(item)))
+      if (key !== undefined) cache.set(key, bytes)
+    }
+    return bytes
+  }
   let timer: TimerHandle | undefined
   let finished = false
   let onAbort: (() => void) | undefined
@@ -118,14 +155,14 @@ export function createSseStream<T>(options: SseStreamOptions<T>): ReadableStream
           if (finish()) controller.close()
           return
         }
-        let chunk = ''
+        let chunk: Uint8Array
         try {
-          for (const item of items) chunk += encodeSseMessage(encode(item))
+          chunk = concat(items.map(frame))
         } catch (err) {
           if (finish()) controller.error(err)
           return
         }
-        controller.enqueue(text.encode(chunk))
+        controller.enqueue(chunk)
       },
       cancel() {
         finish()

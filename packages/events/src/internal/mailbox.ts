@@ -22,96 +22,119 @@ export interface Mailbox<T> {
   readonly dropped: number
 }
 
-const INITIAL_SLOTS = 8
+const INITIAL_SLOTS = 4
+const NO_SLOTS: never[] = []
+
+// A class rather than closures: thousands of subscribers each hold one, and methods on a
+// prototype cost nothing per instance.
+class RingMailbox<T> implements Mailbox<T> {
+  readonly #capacity: number
+  #slots: (T | undefined)[] = NO_SLOTS
+  #head = 0
+  #size = 0
+  #dropped = 0
+  #closed = false
+  #waiter: ((items: T[]) => void) | undefined
+  #waiterMax = 0
+  #wakeScheduled = false
+
+  constructor(capacity: number) {
+    this.#capacity = capacity
+  }
+
+  get closed() {
+    return this.#closed
+  }
+
+  get pending() {
+    return this.#size
+  }
+
+  get dropped() {
+    return this.#dropped
+  }
+
+  push(item: T): void {
+    if (this.#closed) return
+    const length = this.#slots.length
+    if (this.#size === length && length < this.#capacity) this.#grow()
+    if (this.#size === this.#slots.length) {
+      this.#slots[this.#head] = undefined
+      this.#head = (this.#head + 1) % this.#slots.length
+      this.#size--
+      this.#dropped++
+    }
+    this.#slots[(this.#head + this.#size) % this.#slots.length] = item
+    this.#size++
+    if (this.#waiter !== undefined && !this.#wakeScheduled) {
+      this.#wakeScheduled = true
+      // Waking on a microtask lets a burst of synchronous pushes reach the consumer as one batch.
+      queueMicrotask(() => this.#wake())
+    }
+  }
+
+  take(max = Number.POSITIVE_INFINITY): Promise<T[]> {
+    if (!(max >= 1)) return Promise.reject(new RangeError(`max must be at least 1, got ${max}`))
+    if (this.#size > 0) return Promise.resolve(this.#drain(max))
+    if (this.#closed) return Promise.resolve([])
+    if (this.#waiter !== undefined)
+      return Promise.reject(new Error('take() is already waiting; a mailbox has one consumer'))
+    return new Promise<T[]>((resolve) => {
+      this.#waiter = resolve
+      this.#waiterMax = max
+    })
+  }
+
+  clear(): void {
+    this.#slots = NO_SLOTS
+    this.#head = 0
+    this.#size = 0
+  }
+
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.clear()
+    const waiter = this.#waiter
+    this.#waiter = undefined
+    waiter?.([])
+  }
+
+  #grow(): void {
+    const length = this.#slots.length
+    const next = new Array<T | undefined>(
+      Math.min(Math.max(INITIAL_SLOTS, length * 2), this.#capacity),
+    )
+    for (let i = 0; i < this.#size; i++) next[i] = this.#slots[(this.#head + i) % length]
+    this.#slots = next
+    this.#head = 0
+  }
+
+  #drain(max: number): T[] {
+    const count = Math.min(max, this.#size)
+    const out = new Array<T>(count)
+    const slots = this.#slots
+    for (let i = 0; i < count; i++) {
+      out[i] = slots[this.#head] as T
+      slots[this.#head] = undefined
+      this.#head = (this.#head + 1) % slots.length
+    }
+    this.#size -= count
+    return out
+  }
+
+  #wake(): void {
+    this.#wakeScheduled = false
+    const waiter = this.#waiter
+    if (waiter === undefined || this.#size === 0) return
+    this.#waiter = undefined
+    waiter(this.#drain(this.#waiterMax))
+  }
+}
 
 /** Creates a mailbox holding at most `capacity` items; its storage grows on demand. */
 export function createMailbox<T>(capacity: number): Mailbox<T> {
   if (!Number.isSafeInteger(capacity) || capacity < 1)
     throw new RangeError(`queue size must be a positive integer, got ${capacity}`)
-  let slots: (T | undefined)[] = new Array<T | undefined>(Math.min(INITIAL_SLOTS, capacity))
-  let head = 0
-  let size = 0
-  let dropped = 0
-  let closed = false
-  let waiter: { resolve: (items: T[]) => void; max: number } | undefined
-  let wakeScheduled = false
-
-  const grow = () => {
-    const next = new Array<T | undefined>(Math.min(slots.length * 2, capacity))
-    for (let i = 0; i < size; i++) next[i] = slots[(head + i) % slots.length]
-    slots = next
-    head = 0
-  }
-  const drain = (max: number): T[] => {
-    const count = Math.min(max, size)
-    const out = new Array<T>(count)
-    for (let i = 0; i < count; i++) {
-      out[i] = slots[head] as T
-      slots[head] = undefined
-      head = (head + 1) % slots.length
-    }
-    size -= count
-    return out
-  }
-  // Waking on a microtask lets a burst of synchronous pushes reach the consumer as one batch.
-  const wake = () => {
-    wakeScheduled = false
-    if (waiter === undefined || size === 0) return
-    const { resolve, max } = waiter
-    waiter = undefined
-    resolve(drain(max))
-  }
-
-  return {
-    push(item) {
-      if (closed) return
-      if (size === slots.length && slots.length < capacity) grow()
-      if (size === slots.length) {
-        slots[head] = undefined
-        head = (head + 1) % slots.length
-        size--
-        dropped++
-      }
-      slots[(head + size) % slots.length] = item
-      size++
-      if (waiter !== undefined && !wakeScheduled) {
-        wakeScheduled = true
-        queueMicrotask(wake)
-      }
-    },
-    take(max = Number.POSITIVE_INFINITY) {
-      if (!(max >= 1)) return Promise.reject(new RangeError(`max must be at least 1, got ${max}`))
-      if (size > 0) return Promise.resolve(drain(max))
-      if (closed) return Promise.resolve([])
-      if (waiter !== undefined)
-        return Promise.reject(new Error('take() is already waiting; a mailbox has one consumer'))
-      return new Promise<T[]>((resolve) => {
-        waiter = { resolve, max }
-      })
-    },
-    clear() {
-      slots = new Array<T | undefined>(Math.min(INITIAL_SLOTS, capacity))
-      head = 0
-      size = 0
-    },
-    close() {
-      if (closed) return
-      closed = true
-      slots = []
-      head = 0
-      size = 0
-      const pendingWaiter = waiter
-      waiter = undefined
-      pendingWaiter?.resolve([])
-    },
-    get closed() {
-      return closed
-    },
-    get pending() {
-      return size
-    },
-    get dropped() {
-      return dropped
-    },
-  }
+  return new RingMailbox<T>(capacity)
 }

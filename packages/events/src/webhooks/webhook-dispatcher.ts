@@ -1,14 +1,14 @@
 import type { Clock, TimerHandle } from '../clock'
-import { EventsError } from '../errors'
+import { EventsError, isEventsError } from '../errors'
 import type { EventBus } from '../event-bus'
-import { createEventFilter } from '../event-filter'
-import type { EventFilter } from '../event-filter'
 import type { BusEventType, EventEnvelope } from '../event-types'
 import { createDestinationAllowList } from './destination-allow-list'
 import type { DestinationAllowList } from './destination-allow-list'
 import { resolveRetryPolicy, retryDelay } from './retry-policy'
 import type { RetryPolicy } from './retry-policy'
 import { sendWebhook } from './send-webhook'
+import { compileWebhooks } from './webhook-set'
+import type { ActiveWebhook, WebhooksLoadResult } from './webhook-set'
 import type { WebhookQueue, WebhookDelivery } from './webhook-queue'
 import { parseWebhooksConfig } from './webhooks-config'
 import type { WebhookConfig } from './webhooks-config'
@@ -56,17 +56,6 @@ export interface WebhookStats {
   readonly inFlight: number
 }
 
-/** The outcome of {@link WebhookDispatcher.load}; never thrown. */
-export type WebhooksLoadResult =
-  | {
-      readonly ok: true
-      /** Ids of webhooks now in effect (active and allowed). */
-      readonly active: readonly string[]
-      /** Webhooks refused, e.g. with `DESTINATION_NOT_ALLOWED`. */
-      readonly rejected: readonly { readonly id: string; readonly error: EventsError }[]
-    }
-  | { readonly ok: false; readonly error: EventsError }
-
 /** Delivers bus events to configured webhooks through a durable queue. */
 export interface WebhookDispatcher {
   /** Replaces the webhooks; ones whose URL is not allowed are rejected. */
@@ -83,11 +72,6 @@ export interface WebhookDispatcher {
   idle(): Promise<void>
   /** Stops: no more events are taken, attempts in flight are aborted (and stay queued). */
   close(): Promise<void>
-}
-
-interface ActiveHook {
-  readonly config: WebhookConfig
-  readonly filter: EventFilter
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -124,7 +108,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const shutdown = new AbortController()
   const inFlight = new Map<string, Promise<void>>()
   const counts = { enqueued: 0, delivered: 0, retried: 0, failed: 0, discarded: 0 }
-  let hooks = new Map<string, ActiveHook>()
+  let hooks = new Map<string, ActiveWebhook>()
   let pumping = false
   let draining = false
   let drainAgain = false
@@ -134,29 +118,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let configured = false
 
   const report = (err: EventsError) => onError?.(err)
+  const failed = (text: string, cause?: unknown) =>
+    report(new EventsError('WEBHOOK_DELIVERY_FAILED', text, cause === undefined ? {} : { cause }))
 
   const configure = (webhooks: readonly WebhookConfig[]): WebhooksLoadResult => {
-    const next = new Map<string, ActiveHook>()
-    const rejected: { id: string; error: EventsError }[] = []
-    for (const config of webhooks) {
-      if (!allow.allows(config.url)) {
-        rejected.push({
-          id: config.id,
-          error: new EventsError(
-            'DESTINATION_NOT_ALLOWED',
-            `webhook '${config.id}': ${config.url} is not on the destination allow-list`,
-          ),
-        })
-        continue
-      }
-      if (!config.active) continue
-      const filter = createEventFilter({ events: config.events, pathPrefix: config.pathPrefix })
-      next.set(config.id, { config, filter })
-    }
-    hooks = next
+    const compiled = compileWebhooks(webhooks, allow)
+    hooks = compiled.hooks
     configured = true
     void drain()
-    return { ok: true, active: [...next.keys()], rejected }
+    return compiled.result
   }
 
   const enqueue = async (event: EventEnvelope) => {
@@ -176,12 +146,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         await queue.put(delivery)
         counts.enqueued++
       } catch (cause) {
-        report(
-          new EventsError(
-            'WEBHOOK_DELIVERY_FAILED',
-            `could not queue ${event.event_id} for webhook '${hook.config.id}': ${message(cause)}`,
-            { cause },
-          ),
+        failed(
+          `could not queue ${event.event_id} for '${hook.config.id}': ${message(cause)}`,
+          cause,
         )
       }
     }
@@ -213,12 +180,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (attempts >= policy.maxAttempts) {
       await queue.remove(delivery.id)
       counts.failed++
-      report(
-        new EventsError(
-          'WEBHOOK_DELIVERY_FAILED',
-          `delivery ${delivery.id} of ${delivery.eventId} to webhook '${delivery.webhookId}' failed ${attempts} times, last: ${error}`,
-        ),
-      )
+      const what = `delivery ${delivery.id} of ${delivery.eventId} to webhook '${delivery.webhookId}'`
+      failed(`${what} failed ${attempts} times, last: ${error}`)
       return
     }
     await queue.put({
@@ -232,13 +195,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   const start = (delivery: WebhookDelivery) => {
     const run = attempt(delivery)
-      .catch((cause: unknown) =>
-        report(
-          new EventsError('WEBHOOK_DELIVERY_FAILED', `webhook queue failed: ${message(cause)}`, {
-            cause,
-          }),
-        ),
-      )
+      .catch((cause: unknown) => failed(`webhook queue failed: ${message(cause)}`, cause))
       .finally(() => {
         inFlight.delete(delivery.id)
         void drain()
@@ -271,11 +228,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           timer = clock.setTimer(next - now, () => void drain())
       } while (drainAgain && !closed)
     } catch (cause) {
-      report(
-        new EventsError('WEBHOOK_DELIVERY_FAILED', `webhook queue failed: ${message(cause)}`, {
-          cause,
-        }),
-      )
+      failed(`webhook queue failed: ${message(cause)}`, cause)
     } finally {
       draining = false
     }
@@ -301,14 +254,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       try {
         return configure(parseWebhooksConfig(text))
       } catch (err) {
-        const error =
-          err instanceof EventsError
-            ? err
-            : new EventsError(
-                'INVALID_WEBHOOK_CONFIG',
-                `webhook configuration failed: ${message(err)}`,
-                { cause: err },
-              )
+        if (isEventsError(err)) return { ok: false, error: err }
+        const error = new EventsError('INVALID_WEBHOOK_CONFIG', message(err), { cause: err })
         return { ok: false, error }
       }
     },
