@@ -1,0 +1,136 @@
+import { AuthError } from '../errors'
+import type { Group } from '../groups/group'
+import type { Principal } from '../principal'
+import { leadsToShare, shareCovers } from '../shares/share'
+import type { Share } from '../shares/share'
+import { compilePathGlob, normalizeTargetPath } from './path-glob'
+import type { PathGlob } from './path-glob'
+import {
+  FULL_MASK,
+  GROUP_MASK,
+  TRAVERSE_MASK,
+  permissionMask,
+  permissionString,
+  permits,
+} from './permission-flags'
+import type { Operation } from './permission-flags'
+import type { CompiledRules } from './rules-evaluator'
+
+/** How a denial is answered: 404 for scoped keys (spec rule 8), 403 otherwise. */
+export type DenyAs = 'not_found' | 'forbidden'
+
+/** The permissions of one caller on one path. */
+export interface PermissionDecision {
+  /** 8-character permission string (`effective_permissions`). */
+  permissions: string
+  /** How to answer when the operation needed is not in `permissions`. */
+  denyAs: DenyAs
+}
+
+/** A listing entry the caller may see, with its `effective_permissions`. */
+export interface VisibleItem<T> {
+  item: T
+  effectivePermissions: string
+}
+
+/**
+ * Everything one caller may do, resolved once per request and asked for many paths: one
+ * evaluator serves every route, listings and the event stream alike.
+ */
+export interface Access {
+  readonly principal: Principal
+  /** True when a denial must look like absence (404) and listings carry permissions. */
+  readonly scoped: boolean
+  /** The permission string on `path`. */
+  permissions(path: string): string
+  /** The permissions on `path` together with how to answer a denial. */
+  decide(path: string): PermissionDecision
+  allows(path: string, operation: Operation): boolean
+  /**
+   * Throws unless `operation` is allowed on `path`.
+   *
+   * @throws {AuthError} `NOT_FOUND` for a scoped caller (the path must look absent),
+   * `FORBIDDEN` otherwise.
+   */
+  check(path: string, operation: Operation): void
+  /**
+   * The items the caller may see (any permission at all), in order, each with its
+   * effective permissions; the others are silently left out.
+   */
+  visible<T>(items: Iterable<T>, pathOf: (item: T) => string): Array<VisibleItem<T>>
+}
+
+/** What a non-root user holds by themself: the groups they belong to and their shares. */
+export interface Grants {
+  groups: readonly Group[]
+  shares: readonly Share[]
+}
+
+interface CompiledGroup {
+  allow: PathGlob | undefined
+  deny: PathGlob | undefined
+}
+
+const compileOptional = (pattern: string) => (pattern === '' ? undefined : compilePathGlob(pattern))
+
+/**
+ * The caller's own permissions on a path: everything (`'all'`, for the root user and share
+ * keys), or `crudli--` where a member group allows and does not deny, plus the exact flags of
+ * shares covering the path, plus read and list on the directories leading to any of those.
+ */
+export function ownPermissionsOf(grants: Grants | 'all'): (path: string) => number {
+  if (grants === 'all') return () => FULL_MASK
+  const groups: CompiledGroup[] = grants.groups.map((g) => ({
+    allow: compileOptional(g.defaultAllow),
+    deny: compileOptional(g.defaultDeny),
+  }))
+  const shares = grants.shares.map((s) => ({ path: s.path, mask: permissionMask(s.permissions) }))
+  return (path) => {
+    let mask = 0
+    let leads = false
+    for (const { allow, deny } of groups) {
+      if (allow === undefined || deny?.matches(path) === true) continue
+      if (allow.matches(path)) mask |= GROUP_MASK
+      else if (!leads && allow.leadsTo(path)) leads = true
+    }
+    for (const share of shares) {
+      if (shareCovers(share.path, path)) mask |= share.mask
+      else if (!leads && share.mask !== 0 && leadsToShare(share.path, path)) leads = true
+    }
+    return leads ? mask | TRAVERSE_MASK : mask
+  }
+}
+
+/** Builds the {@link Access} of `principal` from its own grants and its key's rules. */
+export function createAccess(
+  principal: Principal,
+  grants: Grants | 'all',
+  rules: CompiledRules,
+): Access {
+  const own = ownPermissionsOf(principal.userId === null ? 'all' : grants)
+  // A share key with no rules would otherwise hold everything: it holds nothing.
+  const shareKeyWithoutRules = principal.userId === null && !rules.scoped
+  const maskOf = (path: string) => (shareKeyWithoutRules ? 0 : rules.evaluateMask(path, own(path)))
+  const denyAs: DenyAs = principal.scoped ? 'not_found' : 'forbidden'
+  const permissions = (path: string) => permissionString(maskOf(normalizeTargetPath(path)))
+  return {
+    principal,
+    scoped: principal.scoped,
+    permissions,
+    decide: (path) => ({ permissions: permissions(path), denyAs }),
+    allows: (path, operation) => permits(permissions(path), operation),
+    check(path, operation) {
+      if (permits(permissions(path), operation)) return
+      if (denyAs === 'not_found') throw new AuthError('NOT_FOUND', `not found: ${path}`)
+      throw new AuthError('FORBIDDEN', `${operation} is not permitted on ${path}`)
+    },
+    visible<T>(items: Iterable<T>, pathOf: (item: T) => string) {
+      const out: Array<VisibleItem<T>> = []
+      for (const item of items) {
+        const mask = maskOf(normalizeTargetPath(pathOf(item)))
+        if (mask !== 0) out.push({ item, effectivePermissions: permissionString(mask) })
+      }
+      return out
+    },
+  }
+}

@@ -1,0 +1,84 @@
+import { GLOBSTAR, Minimatch, escape } from 'minimatch'
+
+/**
+ * Options shared by every glob: `*` and `**` match names starting with a dot too (a rule for
+ * `/**` must cover `/.svcdb`), and neither `!` negation nor `#` comments have a meaning.
+ */
+const OPTIONS = {
+  dot: true,
+  nonegate: true,
+  nocomment: true,
+  platform: 'linux',
+} as const
+
+/** Longest path pattern accepted. */
+const MAX_PATTERN_LENGTH = 1024
+
+/**
+ * A compiled path glob. Semantics (minimatch): `*` matches within one path segment, `**`
+ * matches any number of segments, zero included, so `/docs/**` covers `/docs` itself and
+ * everything below it; `?`, `[abc]` and `{a,b}` work as in a shell.
+ */
+export interface PathGlob {
+  readonly pattern: string
+  /** True when `path` (absolute, normalised) matches the glob. */
+  matches(path: string): boolean
+  /**
+   * True when `path` is a proper ancestor of some path the glob could match: the directories
+   * leading to a scoped path.
+   */
+  leadsTo(path: string): boolean
+}
+
+/** True for a pattern this library accepts: absolute (`/…`), at most 1024 characters, no NUL. */
+export function isPathPattern(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.startsWith('/') &&
+    value.length <= MAX_PATTERN_LENGTH &&
+    !value.includes('\0')
+  )
+}
+
+/** Compiles `pattern`; throws `TypeError` when {@link isPathPattern} refuses it. */
+export function compilePathGlob(pattern: string): PathGlob {
+  if (!isPathPattern(pattern)) throw new TypeError(`not a path pattern: ${pattern}`)
+  const mm = new Minimatch(pattern, OPTIONS)
+  // Each brace alternative as its segment parts, without the empty part before the leading '/'.
+  const alternatives = mm.set.map((parts) => parts.slice(1))
+  return {
+    pattern,
+    // Testing `path + '/'` lets a trailing `**` match zero segments.
+    matches: (path) => mm.match(path) || (path !== '/' && mm.match(`${path}/`)),
+    leadsTo(path) {
+      const segments = path === '/' ? [] : path.slice(1).split('/')
+      return alternatives.some((parts) => {
+        for (let i = 0; i < segments.length; i++) {
+          const part = parts[i]
+          const segment = segments[i] ?? ''
+          if (part === undefined) return false
+          if (part === GLOBSTAR) return true
+          if (typeof part === 'string' ? part !== segment : !part.test(segment)) return false
+        }
+        return parts.length > segments.length
+      })
+    },
+  }
+}
+
+/**
+ * The glob covering exactly `path` and everything below it (`/a [1]` → `/a \[1\]/**`), used
+ * for share links.
+ */
+export function globForSubtree(path: string): string {
+  return path === '/' ? '/**' : `${escape(path, { windowsPathsNoEscape: false })}/**`
+}
+
+/**
+ * `path` in the form the evaluator expects: a leading `/`, no empty segments, no trailing `/`
+ * (except the root itself).
+ */
+export function normalizeTargetPath(path: string): string {
+  const segments = path.split('/').filter((s) => s !== '')
+  return `/${segments.join('/')}`
+}

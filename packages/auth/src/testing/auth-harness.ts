@@ -1,0 +1,59 @@
+import type { Auth, AuthOptions } from '../auth'
+import { createAuth } from '../create-auth'
+import type { MagicLinkMessage } from '../magic-links/magic-link-sender'
+import type { Principal } from '../principal'
+import { createMemoryIdentityStore } from '../store/memory-identity-store'
+import type { IdentityStore } from '../store/identity-store'
+import { createManualClock } from './manual-clock'
+import type { ManualClock } from './manual-clock'
+
+/** A bootstrapped `Auth` on a memory store and a manual clock, for tests. */
+export interface AuthHarness {
+  auth: Auth
+  store: IdentityStore
+  clock: ManualClock
+  /** Every magic link delivered, oldest first. */
+  links: MagicLinkMessage[]
+  /** The bootstrap root key. */
+  rootKey: string
+  /** Exchanges `apiKey` and authenticates the token: the principal a request would carry. */
+  signIn(apiKey: string): Promise<Principal>
+}
+
+/**
+ * Builds an {@link AuthHarness}; `options` override the defaults (a memory store, a manual
+ * clock, a sender that records links).
+ *
+ * @example
+ * const { auth, rootKey, signIn } = await createAuthHarness()
+ * const root = await signIn(rootKey)
+ */
+export async function createAuthHarness(options: Partial<AuthOptions> = {}): Promise<AuthHarness> {
+  const clock = createManualClock()
+  const store = options.store ?? createMemoryIdentityStore()
+  const links: MagicLinkMessage[] = []
+  const auth = createAuth({
+    clock,
+    magicLinkSender: {
+      send(message) {
+        links.push(message)
+        return Promise.resolve()
+      },
+    },
+    ...options,
+    store,
+  })
+  const { rootApiKey } = await auth.bootstrap()
+  if (rootApiKey === undefined) throw new Error('the harness store already had a root key')
+  return {
+    auth,
+    store,
+    clock,
+    links,
+    rootKey: rootApiKey,
+    async signIn(apiKey) {
+      const { token } = await auth.exchangeApiKey(apiKey)
+      return auth.authenticate(token)
+    },
+  }
+}
