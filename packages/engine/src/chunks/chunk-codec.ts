@@ -31,7 +31,7 @@ export interface CompressionOptions {
 /** Chunks smaller than this are stored raw: DEFLATE cannot save enough on them. */
 const MIN_COMPRESS_SIZE = 256
 /** Bytes examined by the sample test: four windows spread over the chunk. */
-const SAMPLE_WINDOW = 1024
+const SAMPLE_WINDOW = 512
 const SAMPLE_WINDOWS = 4
 /** Order-0 entropy (bits per byte) under which Huffman coding alone should save ≥ 10 %. */
 const MAX_ENTROPY = 7.2
@@ -40,15 +40,19 @@ const MIN_REPEATS = 0.08
 /** Keep the compressed form only when it is at most this share of the raw size. */
 const MAX_RATIO = 0.9
 
+// Scratch tables of the sample test, reused (and reset) by every call: it runs synchronously.
+const counts = new Uint32Array(256)
+const seen = new Int32Array(2048)
+
 /**
- * A cheap guess (a few microseconds) of whether DEFLATE would save space: samples up to
- * 4 KiB, measures the byte entropy and how often 4-byte sequences repeat. Random bytes and
+ * A cheap guess (a couple of microseconds) of whether DEFLATE would save space: samples up to
+ * 2 KiB, measures the byte entropy and how often 4-byte sequences repeat. Random bytes and
  * already-compressed media fail both tests and skip compression entirely.
  */
 export function looksCompressible(data: Uint8Array): boolean {
   if (data.length < MIN_COMPRESS_SIZE) return false
-  const counts = new Uint32Array(256)
-  const seen = new Int32Array(4096).fill(-1)
+  counts.fill(0)
+  seen.fill(-1)
   let sampled = 0
   let grams = 0
   let repeats = 0
@@ -63,7 +67,7 @@ export function looksCompressible(data: Uint8Array): boolean {
       counts[b]! += 1
       gram = (gram << 8) | b
       if (i - start >= 3) {
-        const slot = Math.imul(gram, 0x9e3779b1) >>> 20
+        const slot = Math.imul(gram, 0x9e3779b1) >>> 21
         if (seen[slot] === gram) repeats++
         else seen[slot] = gram
         grams++
@@ -73,7 +77,8 @@ export function looksCompressible(data: Uint8Array): boolean {
   }
   if (grams > 0 && repeats / grams >= MIN_REPEATS) return true
   let entropy = 0
-  for (const count of counts) {
+  for (let b = 0; b < 256; b++) {
+    const count = counts[b] as number
     if (count === 0) continue
     const p = count / sampled
     entropy -= p * Math.log2(p)

@@ -33,11 +33,23 @@ export interface ChunkStore {
    * throws `CONTENT_CORRUPT`, a missing chunk `NOT_FOUND`. Never returns corrupt bytes.
    */
   read(hash: Uint8Array): Promise<Uint8Array>
-  /** Stores a chunk whose hash the caller computed; compresses it when that saves space. */
+  /**
+   * Stores a chunk whose hash (32 bytes, else `RangeError`) the caller computed; compresses it
+   * when that saves space. `bytes` must not change until the returned promise settles.
+   * Concurrent stages of one hash store the bytes once.
+   */
   stage(hash: Uint8Array, bytes: Uint8Array): Promise<StageResult>
-  /** Makes every staged byte durable; returns ops to commit with the group's batch. */
+  /**
+   * Makes every chunk staged before the call durable; returns ops to commit with the group's
+   * batch. Concurrent callers share one flush (one fdatasync per pack). The returned ops are
+   * safe to commit in any order relative to other groups' batches.
+   */
   flush(): Promise<MetaOp[]>
-  /** Tells the store the batch holding the staged ops committed, so it may forget them. */
+  /**
+   * Tells the store the batch that followed the latest flush committed, so it may forget the
+   * chunks that flush covered. Calling it early or late is safe: a forgotten chunk is found in
+   * the index, or staged again.
+   */
   committed(): void
   /** Releases files and handles; the metadata store is closed by its owner. */
   close(): Promise<void>
