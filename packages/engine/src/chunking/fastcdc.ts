@@ -68,7 +68,7 @@ class FastCdcChunker implements Chunker {
   /** Rolling hash of the current chunk; starts at 0 at position `min` (earlier bytes are skipped). */
   #hash = 0
   /** Bytes of the current chunk received in earlier pushes, copied out of their inputs. */
-  #carry: Uint8Array[] = []
+  #carry: Uint8Array | undefined
   #carried = 0
 
   constructor(options: ChunkerOptions) {
@@ -133,8 +133,9 @@ class FastCdcChunker implements Chunker {
       this.#hash = 0
     }
     if (start < n) {
-      // Copy, so a long-lived view never pins a large input buffer in memory.
-      this.#carry.push(data.slice(start))
+      // Copy, so a view never pins a large input buffer; the carry never exceeds maxSize.
+      this.#carry ??= new Uint8Array(this.#max)
+      this.#carry.set(data.subarray(start), this.#carried)
       this.#carried += n - start
     }
     return out
@@ -148,15 +149,11 @@ class FastCdcChunker implements Chunker {
 
   /** The current chunk: carried bytes followed by `data[start, cut)`; resets the carry. */
   #take(data: Uint8Array, start: number, cut: number): Uint8Array {
-    if (this.#carried === 0) return data.subarray(start, cut)
-    const chunk = new Uint8Array(this.#carried + cut - start)
-    let at = 0
-    for (const piece of this.#carry) {
-      chunk.set(piece, at)
-      at += piece.length
-    }
-    chunk.set(data.subarray(start, cut), at)
-    this.#carry = []
+    const carried = this.#carried
+    if (carried === 0 || this.#carry === undefined) return data.subarray(start, cut)
+    const chunk = new Uint8Array(carried + cut - start)
+    chunk.set(this.#carry.subarray(0, carried), 0)
+    chunk.set(data.subarray(start, cut), carried)
     this.#carried = 0
     return chunk
   }
