@@ -61,6 +61,7 @@ describe('createChannelHub', () => {
       }
     }
     expect(() => hub.subscribe('x'.repeat(256))).not.toThrow()
+    expect(() => createChannelHub({ queueSize: 0 })).toThrow(RangeError)
   })
 
   it('ends subscriptions on close and then refuses work', async () => {

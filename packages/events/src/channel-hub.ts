@@ -87,7 +87,8 @@ const validChannel = (channel: unknown): string => {
 export function createChannelHub<T = unknown>(options: ChannelHubOptions = {}): ChannelHub<T> {
   const clock = options.clock ?? systemClock
   const queueSize = options.queueSize ?? DEFAULT_QUEUE_SIZE
-  createMailbox(queueSize).close() // validates the bound at once
+  if (!Number.isSafeInteger(queueSize) || queueSize < 1)
+    throw new RangeError(`queueSize must be a positive integer, got ${queueSize}`)
   const channels = new Map<string, Set<Mailbox<ChannelMessage<T>>>>()
   let seq = 0
   let total = 0

@@ -1,4 +1,5 @@
 import { once } from 'node:events'
+import { connect } from 'node:net'
 import { createServer } from 'node:http'
 import type { ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -6,6 +7,7 @@ import { EventSource } from 'eventsource'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEventBus } from './event-bus'
 import type { EventBus } from './event-bus'
+import type { Subscription } from './subscription'
 import type { EventEnvelope, EventType } from './event-types'
 import { parseEventsParam } from './events-param'
 import { createSseStream, envelopeToSseMessage, SSE_HEADERS } from './sse-stream'
@@ -15,6 +17,7 @@ import { createFakeClock } from './testing/fake-clock'
 const serve = async (bus: EventBus) => {
   const responses = new Set<ServerResponse>()
   const seenLastEventIds: (string | undefined)[] = []
+  const subscriptions: Subscription[] = []
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const lastEventId = req.headers['last-event-id']
@@ -23,7 +26,9 @@ const serve = async (bus: EventBus) => {
       events: parseEventsParam(url.searchParams.get('events')),
       pathPrefix: url.searchParams.get('path_prefix') ?? undefined,
       lastEventId: typeof lastEventId === 'string' ? lastEventId : null,
+      queueSize: 200,
     })
+    subscriptions.push(sub)
     const abort = new AbortController()
     const stream = createSseStream({
       source: sub,
@@ -55,6 +60,7 @@ const serve = async (bus: EventBus) => {
   return {
     url: `http://127.0.0.1:${port}/system/events`,
     seenLastEventIds,
+    subscriptions,
     get connections() {
       return responses.size
     },
@@ -184,5 +190,37 @@ describe('SSE over HTTP with the eventsource client', () => {
     ])
     expect(received[1]?.envelope.payload).toEqual({ last_event_id: 'boot-1', reason: 'expired' })
     expect(received[2]?.id).toBe('boot-8')
+  })
+
+  it('lets a client that stops reading lose events while another gets them all', async () => {
+    const bus = createEventBus({ bootId: 'boot' })
+    const server = await serve(bus)
+    cleanups.push(server.close)
+    const healthy = await open(server.url)
+    const received = collect(healthy, ['entries_created'])
+
+    // A raw client that sends its request and then never reads from the socket.
+    const { port } = new URL(server.url)
+    const stalled = connect(Number(port), '127.0.0.1')
+    cleanups.push(() => void stalled.destroy())
+    await once(stalled, 'connect')
+    stalled.pause()
+    stalled.write(`GET /system/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+    await until(() => server.subscriptions.length === 2, 'the second subscriber')
+    const stalledSub = server.subscriptions[1] as Subscription
+
+    const total = 6_000
+    const filler = 'x'.repeat(4_000) // ~24 MB in all: more than the socket buffers hold
+    for (let i = 1; i <= total; i++) {
+      bus.publish('entries_created', { entries: [{ path: `/f${i}`, hash: filler }] })
+      if (i % 100 === 0) await until(() => received.length >= i - 100, 'the healthy client')
+    }
+    await until(() => received.length === total, 'every event at the healthy client')
+
+    expect(received.map((r) => r.id)).toEqual(
+      Array.from({ length: total }, (_, i) => `boot-${i + 1}`),
+    )
+    expect(stalledSub.dropped).toBeGreaterThan(0)
+    expect(stalledSub.pending).toBeLessThanOrEqual(200)
   })
 })
