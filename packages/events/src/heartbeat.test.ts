@@ -35,7 +35,7 @@ describe('startHeartbeat', () => {
   it('reports the delay between schedule and construction', async () => {
     // A clock whose timers fire late, as on a busy event loop.
     const clock = createFakeClock(0)
-    const late = { ...clock, setTimer: (ms: number, cb: () => void) => clock.setTimer(ms + 40, cb) }
+    const late = { ...clock, setTimer: (cb: () => void, ms: number) => clock.setTimer(cb, ms + 40) }
     const bus = createEventBus({ clock })
     const sub = bus.subscribe()
     startHeartbeat({ bus, clock: late, intervalMs: 1_000 })
@@ -51,10 +51,10 @@ describe('startHeartbeat', () => {
     let first = true
     const stalled = {
       ...clock,
-      setTimer: (ms: number, cb: () => void) => {
+      setTimer: (cb: () => void, ms: number) => {
         const delay = first ? ms + 3_500 : ms
         first = false
-        return clock.setTimer(delay, cb)
+        return clock.setTimer(cb, delay)
       },
     }
     const bus = createEventBus({ clock })

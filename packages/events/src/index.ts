@@ -7,7 +7,7 @@ export type {
   ChannelSubscription,
 } from './channel-hub'
 export { systemClock } from './clock'
-export type { Clock, TimerHandle } from './clock'
+export type { CancelTimer, Clock } from './clock'
 export { EventsError, isEventsError } from './errors'
 export type { EventsErrorCode, EventsErrorOptions } from './errors'
 export { createEventBus } from './event-bus'

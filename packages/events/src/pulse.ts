@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from './clock'
+import type { CancelTimer, Clock } from './clock'
 
 /** A periodic publisher (heartbeat, metrics); stop it on shutdown. */
 export interface Pulse {
@@ -21,13 +21,13 @@ export function startPulse(
   if (!Number.isFinite(intervalMs) || intervalMs <= 0)
     throw new RangeError(`a pulse interval must be a positive number of ms, got ${intervalMs}`)
   let running = true
-  let timer: TimerHandle | undefined
+  let cancel: CancelTimer | undefined
   let intent = clock.now() + intervalMs
 
   const schedule = () => {
     const now = clock.now()
     if (intent <= now) intent += Math.ceil((now - intent + 1) / intervalMs) * intervalMs
-    timer = clock.setTimer(intent - now, fire)
+    cancel = clock.setTimer(fire, intent - now)
   }
   const fire = () => {
     if (!running) return
@@ -41,7 +41,7 @@ export function startPulse(
   return {
     stop() {
       running = false
-      timer?.cancel()
+      cancel?.()
     },
     get running() {
       return running

@@ -1,5 +1,5 @@
 import { systemClock } from './clock'
-import type { Clock, TimerHandle } from './clock'
+import type { CancelTimer, Clock } from './clock'
 import type { EventEnvelope } from './event-types'
 import { encodeSseComment, encodeSseMessage } from './sse/encode-sse'
 import type { SseMessage } from './sse/encode-sse'
@@ -112,14 +112,14 @@ export function createSseStream<T>(options: SseStreamOptions<T>): ReadableStream
     }
     return bytes
   }
-  let timer: TimerHandle | undefined
+  let cancelTimer: CancelTimer | undefined
   let finished = false
   let onAbort: (() => void) | undefined
 
   const finish = () => {
     if (finished) return false
     finished = true
-    timer?.cancel()
+    cancelTimer?.()
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
     source.close()
     return true
@@ -132,9 +132,9 @@ export function createSseStream<T>(options: SseStreamOptions<T>): ReadableStream
         const ping = () => {
           if (finished) return
           if ((controller.desiredSize ?? 0) > 0) controller.enqueue(PING)
-          timer = clock.setTimer(pingIntervalMs, ping)
+          cancelTimer = clock.setTimer(ping, pingIntervalMs)
         }
-        timer = clock.setTimer(pingIntervalMs, ping)
+        cancelTimer = clock.setTimer(ping, pingIntervalMs)
         onAbort = () => {
           if (finish()) controller.close()
         }

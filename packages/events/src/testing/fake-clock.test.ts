@@ -5,10 +5,10 @@ describe('createFakeClock', () => {
   it('runs due timers in time order, at their due time', async () => {
     const clock = createFakeClock(1000)
     const runs: string[] = []
-    clock.setTimer(30, () => runs.push(`b@${clock.now()}`))
-    clock.setTimer(10, () => runs.push(`a@${clock.now()}`))
-    clock.setTimer(30, () => runs.push(`c@${clock.now()}`))
-    clock.setTimer(100, () => runs.push('late'))
+    clock.setTimer(() => runs.push(`b@${clock.now()}`), 30)
+    clock.setTimer(() => runs.push(`a@${clock.now()}`), 10)
+    clock.setTimer(() => runs.push(`c@${clock.now()}`), 30)
+    clock.setTimer(() => runs.push('late'), 100)
     await clock.advance(50)
     expect(runs).toEqual(['a@1010', 'b@1030', 'c@1030'])
     expect(clock.now()).toBe(1050)
@@ -20,9 +20,9 @@ describe('createFakeClock', () => {
     const ticks: number[] = []
     const tick = () => {
       ticks.push(clock.now())
-      void Promise.resolve().then(() => clock.setTimer(10, tick))
+      void Promise.resolve().then(() => clock.setTimer(tick, 10))
     }
-    clock.setTimer(10, tick)
+    clock.setTimer(tick, 10)
     await clock.advance(35)
     expect(ticks).toEqual([10, 20, 30])
   })
@@ -30,9 +30,12 @@ describe('createFakeClock', () => {
   it('does not run cancelled timers', async () => {
     const clock = createFakeClock()
     let ran = false
-    clock.setTimer(5, () => (ran = true)).cancel()
+    const cancel = clock.setTimer(() => (ran = true), 5)
+    cancel()
+    cancel()
     await clock.advance(10)
     expect(ran).toBe(false)
+    expect(clock.pendingTimers).toBe(0)
     await expect(clock.advance(-1)).rejects.toThrow(RangeError)
   })
 })

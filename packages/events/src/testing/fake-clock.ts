@@ -50,10 +50,10 @@ export function createFakeClock(start = 0): FakeClock {
 
   return {
     now: () => now,
-    setTimer(ms, callback) {
-      const timer: FakeTimer = { due: now + Math.max(0, ms), order: order++, callback }
+    setTimer(callback, delayMs) {
+      const timer: FakeTimer = { due: now + Math.max(0, delayMs), order: order++, callback }
       timers.add(timer)
-      return { cancel: () => timers.delete(timer) }
+      return () => void timers.delete(timer)
     },
     async advance(ms) {
       if (!(ms >= 0)) throw new RangeError(`cannot move time by ${ms} ms`)

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../clock'
+import type { CancelTimer, Clock } from '../clock'
 import { EventsError, isEventsError } from '../errors'
 import type { EventBus } from '../event-bus'
 import type { BusEventType, EventEnvelope } from '../event-types'
@@ -112,7 +112,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let pumping = false
   let draining = false
   let drainAgain = false
-  let timer: TimerHandle | undefined
+  let cancelTimer: CancelTimer | undefined
   let closed = false
   // Until the first configuration, queued deliveries wait: their webhooks are not known yet.
   let configured = false
@@ -214,8 +214,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     try {
       do {
         drainAgain = false
-        timer?.cancel()
-        timer = undefined
+        cancelTimer?.()
+        cancelTimer = undefined
         if (inFlight.size < concurrency) {
           const due = await queue.due(clock.now(), concurrency + inFlight.size)
           for (const delivery of due)
@@ -225,7 +225,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         const next = await queue.nextDueAt()
         const now = clock.now()
         if (!closed && next !== undefined && next > now)
-          timer = clock.setTimer(next - now, () => void drain())
+          cancelTimer = clock.setTimer(() => void drain(), next - now)
       } while (drainAgain && !closed)
     } catch (cause) {
       failed(`webhook queue failed: ${message(cause)}`, cause)
@@ -277,7 +277,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     async close() {
       if (closed) return
       closed = true
-      timer?.cancel()
+      cancelTimer?.()
       subscription.close()
       shutdown.abort()
       await Promise.all(inFlight.values())
