@@ -52,6 +52,7 @@ async function bootstrapped() {
   return { auth, rootApiKey }
 }
 
+/** The auth benchmarks, in the protocol of `scripts/bench.mjs`. */
 export const benchmarks = [
   {
     name: 'token exchange',

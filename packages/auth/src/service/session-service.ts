@@ -77,7 +77,8 @@ export function createSessionService(ctx: AuthContext): SessionService {
       }
       // The key and its holder are re-checked: a revoked key ends its refresh chain too.
       const key = await ctx.store.getApiKey(used.token.keyId)
-      const user = key?.userId == null ? undefined : await ctx.store.getUser(key.userId)
+      const holder = key?.userId ?? null
+      const user = holder === null ? undefined : await ctx.store.getUser(holder)
       const alive =
         key !== undefined &&
         isKeyUsable(key, now) &&
