@@ -24,14 +24,27 @@ const files = ['packages', 'examples'].flatMap((top) =>
 files.sort()
 
 const rows = []
+const failures = []
 for (const file of files) {
   const pkg = file.split('/')[1]
-  const mod = await import(pathToFileURL(file).href)
+  const fileMatches = !filter || pkg.includes(filter) || file.includes(filter)
+  let mod
+  try {
+    mod = await import(pathToFileURL(file).href)
+  } catch (err) {
+    // One broken bench file must not hide every other figure.
+    if (fileMatches) failures.push(`${file}: cannot load: ${err.message}`)
+    continue
+  }
   for (const bench of mod.benchmarks ?? []) {
-    if (filter && !pkg.includes(filter) && !bench.name.includes(filter)) continue
+    if (!fileMatches && !bench.name.includes(filter)) continue
     process.stderr.write(`running ${pkg}: ${bench.name}…\n`)
-    for (const result of await bench.run())
-      rows.push({ package: pkg, bench: bench.name, ...result })
+    try {
+      for (const result of await bench.run())
+        rows.push({ package: pkg, bench: bench.name, ...result })
+    } catch (err) {
+      failures.push(`${pkg}: ${bench.name}: ${err.stack ?? err}`)
+    }
   }
 }
 
@@ -79,7 +92,11 @@ const commit = (() => {
     return undefined
   }
 })()
-const report = { date: new Date().toISOString(), commit, machine, results: rows }
+const report = { date: new Date().toISOString(), commit, machine, results: rows, failures }
 writeFileSync('bench-results.json', `${JSON.stringify(report, null, 2)}\n`)
 console.log(`\n${JSON.stringify(report)}`)
 process.stderr.write(`written to ${relative(process.cwd(), 'bench-results.json')}\n`)
+if (failures.length > 0) {
+  process.stderr.write(`\n${failures.length} benchmark(s) failed:\n${failures.join('\n')}\n`)
+  process.exitCode = 1
+}

@@ -10,10 +10,18 @@ export interface MutationContext {
   now: number
 }
 
+/** Storage a mutation added, summed per group for the persistent counters. */
+export interface Tally {
+  chunks: number
+  rawBytes: number
+  storedBytes: number
+}
+
 /** What a mutation produced: the ref's new root, extra ops for the batch, and its result. */
 export interface MutationOutcome<T> {
   root: Uint8Array
   ops?: MetaOp[]
+  tally?: Tally
   result: T
 }
 
@@ -40,9 +48,9 @@ export interface CommitterDeps {
   /** Current committed root of a ref. */
   rootOf(ref: string): Uint8Array
   /** Extra ops for a group about to commit (version log, counters), from its ref moves. */
-  groupOps(moves: readonly RefMove[]): MetaOp[]
+  groupOps(moves: readonly RefMove[], tally: Tally): MetaOp[]
   /** Called after a group is durable, before its writers are answered. */
-  onCommitted(moves: readonly RefMove[]): void
+  onCommitted(moves: readonly RefMove[], tally: Tally): void
   /** Measures the durable part of a group (pack sync + synced batch), in ms. */
   onFlush?(ms: number): void
 }
@@ -94,6 +102,7 @@ export class Committer {
     const moves: RefMove[] = []
     const ops: MetaOp[] = []
     const done: { pending: Pending; result: unknown }[] = []
+    const tally: Tally = { chunks: 0, rawBytes: 0, storedBytes: 0 }
     const now = deps.now()
     for (const pending of group) {
       const { ref } = pending.mutation
@@ -103,6 +112,11 @@ export class Committer {
         const outcome = await pending.mutation.apply({ root: from, objects, now })
         roots.set(ref, outcome.root)
         if (outcome.ops !== undefined) ops.push(...outcome.ops)
+        if (outcome.tally !== undefined) {
+          tally.chunks += outcome.tally.chunks
+          tally.rawBytes += outcome.tally.rawBytes
+          tally.storedBytes += outcome.tally.storedBytes
+        }
         moves.push({ ref, from, to: outcome.root, at: now })
         done.push({ pending, result: outcome.result })
       } catch (err) {
@@ -121,7 +135,7 @@ export class Committer {
         value: root,
       }))
       await deps.meta.batch(
-        [...objects.ops(), ...ops, ...chunkOps, ...refOps, ...deps.groupOps(moves)],
+        [...objects.ops(), ...ops, ...chunkOps, ...refOps, ...deps.groupOps(moves, tally)],
         { sync: true },
       )
       deps.onFlush?.(performance.now() - started)
@@ -131,7 +145,7 @@ export class Committer {
     }
     deps.chunks.committed()
     deps.objects.adopt(objects.entries())
-    deps.onCommitted(moves)
+    deps.onCommitted(moves, tally)
     for (const { pending, result } of done) pending.resolve(result)
   }
 }

@@ -12,8 +12,11 @@ type Sublevel = AbstractSublevel<AnyLevel, any, any, Uint8Array>
 /** Wraps a storage failure, keeping the original as `cause`. */
 function ioError(action: string, err: unknown): EngineError {
   const code = (err as { code?: unknown }).code
-  if (code === 'LEVEL_DATABASE_NOT_OPEN') return new EngineError('CLOSED', 'the database is closed', { cause: err })
-  return new EngineError('IO_ERROR', `metadata ${action} failed: ${(err as Error).message}`, { cause: err })
+  if (code === 'LEVEL_DATABASE_NOT_OPEN')
+    return new EngineError('CLOSED', 'the database is closed', { cause: err })
+  return new EngineError('IO_ERROR', `metadata ${action} failed: ${(err as Error).message}`, {
+    cause: err,
+  })
 }
 
 /**
@@ -24,10 +27,16 @@ function ioError(action: string, err: unknown): EngineError {
 export function createLevelMetaStore(db: AnyLevel): MetaStore {
   const spaces = new Map<Space, Sublevel>()
   for (const space of BINARY_SPACES) {
-    spaces.set(space, db.sublevel(space, { keyEncoding: 'view', valueEncoding: 'view' }) as Sublevel)
+    spaces.set(
+      space,
+      db.sublevel(space, { keyEncoding: 'view', valueEncoding: 'view' }) as Sublevel,
+    )
   }
   for (const space of TEXT_SPACES) {
-    spaces.set(space, db.sublevel(space, { keyEncoding: 'utf8', valueEncoding: 'view' }) as Sublevel)
+    spaces.set(
+      space,
+      db.sublevel(space, { keyEncoding: 'utf8', valueEncoding: 'view' }) as Sublevel,
+    )
   }
   const sub = (space: Space): Sublevel => spaces.get(space) as Sublevel
 
@@ -42,7 +51,9 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
     async getMany(space, keys) {
       if (keys.length === 0) return []
       try {
-        return (await sub(space).getMany([...keys])).map((v: Uint8Array | undefined) => v ?? undefined)
+        return (await sub(space).getMany([...keys])).map(
+          (v: Uint8Array | undefined) => v ?? undefined,
+        )
       } catch (err) {
         throw ioError('read', err)
       }

@@ -44,6 +44,9 @@ export interface MetaStore {
    * storage.
    */
   batch(ops: readonly MetaOp[], options: { sync: boolean }): Promise<void>
-  iterate<S extends Space>(space: S, range?: RangeOptions<KeyOf<S>>): AsyncIterable<[KeyOf<S>, Uint8Array]>
+  iterate<S extends Space>(
+    space: S,
+    range?: RangeOptions<KeyOf<S>>,
+  ): AsyncIterable<[KeyOf<S>, Uint8Array]>
   close(): Promise<void>
 }

@@ -10,11 +10,11 @@ import {
   reservedKind,
 } from './db-path'
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 const validName = fc
   .string({ minLength: 1, maxLength: 20, unit: 'grapheme' })
-  .filter(
-    (s) => !s.includes('/') && s !== '.' && s !== '..' && !/[\u0000-\u001f\u007f-\u009f]/.test(s),
-  )
+  .filter((s) => !s.includes('/') && s !== '.' && s !== '..' && !CONTROL.test(s))
 
 function code(path: string): string | undefined {
   try {

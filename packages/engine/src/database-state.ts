@@ -1,0 +1,106 @@
+import type { RefMove, Tally } from './commit/committer'
+import { EngineError } from './errors'
+import { toHex } from './internal/hex'
+import type { MetaOp, MetaStore } from './meta/meta-store'
+import type { HashAlgorithm } from './hashing/hasher'
+import type { StoredCounters } from './stats/engine-stats'
+
+/** Version of the database layout, recorded at creation. */
+export const DATABASE_FORMAT_VERSION = 1
+/** Ref moves kept in the version log. */
+export const VERSION_LOG_LIMIT = 10_000
+
+/** What a database records about itself when created. */
+export interface FormatRecord {
+  formatVersion: number
+  hashAlgorithm: HashAlgorithm
+  chunker: { min: number; avg: number; max: number }
+  createdAt: number
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+export function jsonValue(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value))
+}
+
+export function parseJson<T>(bytes: Uint8Array | undefined): T | undefined {
+  return bytes === undefined ? undefined : (JSON.parse(decoder.decode(bytes)) as T)
+}
+
+/** Reads the format record, refusing layouts this version cannot read. */
+export async function readFormat(meta: MetaStore): Promise<FormatRecord | undefined> {
+  const format = parseJson<FormatRecord>(await meta.get('meta', 'format'))
+  if (format !== undefined && format.formatVersion > DATABASE_FORMAT_VERSION) {
+    throw new EngineError(
+      'CONFLICT',
+      `database format ${format.formatVersion} is newer than this engine supports (${DATABASE_FORMAT_VERSION}); upgrade @svcdb/engine`,
+    )
+  }
+  return format
+}
+
+function logKey(seq: number): string {
+  return String(seq).padStart(16, '0')
+}
+
+/**
+ * The mutable bookkeeping of an open database: refs, persistent counters and the version log
+ * sequence. Changes are staged as ops for the commit batch and applied in memory only once
+ * that batch is durable.
+ */
+export class DatabaseState {
+  constructor(
+    readonly refs: Map<string, Uint8Array>,
+    public counters: StoredCounters,
+    private logSeq: number,
+  ) {}
+
+  static async load(meta: MetaStore): Promise<DatabaseState> {
+    const refs = new Map<string, Uint8Array>()
+    for await (const [key, value] of meta.iterate('ref')) refs.set(key, value)
+    const counters = parseJson<StoredCounters>(await meta.get('meta', 'counters')) ?? {
+      chunks: 0,
+      chunkRawBytes: 0,
+      chunkStoredBytes: 0,
+      voidBytes: 0,
+    }
+    let logSeq = 0
+    for await (const [key] of meta.iterate('log', { reverse: true, limit: 1 })) logSeq = Number(key)
+    return new DatabaseState(refs, counters, logSeq)
+  }
+
+  /** Counters after a group's tally. */
+  countersAfter(tally: Tally): StoredCounters {
+    return {
+      ...this.counters,
+      chunks: this.counters.chunks + tally.chunks,
+      chunkRawBytes: this.counters.chunkRawBytes + tally.rawBytes,
+      chunkStoredBytes: this.counters.chunkStoredBytes + tally.storedBytes,
+    }
+  }
+
+  /** Ops recording a group's ref moves in the version log and its counters. */
+  groupOps(moves: readonly RefMove[], tally: Tally): MetaOp[] {
+    const ops: MetaOp[] = [
+      { type: 'put', space: 'meta', key: 'counters', value: jsonValue(this.countersAfter(tally)) },
+    ]
+    let seq = this.logSeq
+    for (const move of moves) {
+      seq++
+      const record = { ref: move.ref, from: toHex(move.from), to: toHex(move.to), at: move.at }
+      ops.push({ type: 'put', space: 'log', key: logKey(seq), value: jsonValue(record) })
+      if (seq > VERSION_LOG_LIMIT)
+        ops.push({ type: 'del', space: 'log', key: logKey(seq - VERSION_LOG_LIMIT) })
+    }
+    return ops
+  }
+
+  /** Applies a durable group in memory. */
+  committed(moves: readonly RefMove[], tally: Tally): void {
+    this.counters = this.countersAfter(tally)
+    this.logSeq += moves.length
+    for (const move of moves) this.refs.set(move.ref, move.to)
+  }
+}

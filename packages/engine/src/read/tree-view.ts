@@ -1,0 +1,277 @@
+import { minimatch } from 'minimatch'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { Entry } from '../entry'
+import { EngineError, isEngineError } from '../errors'
+import { toHex } from '../internal/hex'
+import type { ObjectStore } from '../objects/object-store'
+import { pageTotals } from '../objects/tree-objects'
+import type { DirEntry, FileObject } from '../objects/tree-objects'
+import { normalizePath, pathSegments } from '../path/db-path'
+import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
+import { readFileContent } from './file-content'
+import { resolvePath } from './resolve-path'
+
+/** Options of `list`. */
+export interface ListOptions {
+  /** 0 (default): the directory's children; -1: every file below it, recursively. */
+  depth?: 0 | -1
+  /** Keeps entries whose path relative to the listed directory matches this glob. */
+  glob?: string
+  /** Stops after this many entries. */
+  limit?: number
+  /** Starts strictly after this name (depth 0) or relative path (depth -1). */
+  after?: string
+}
+
+/** Options of `stat`. */
+export interface StatOptions {
+  /** Follow a symlink at the end of the path (default true); `false` describes the link. */
+  follow?: boolean
+}
+
+/** Options of `createReadStream`: an inclusive byte range. */
+export interface ReadStreamOptions {
+  start?: number
+  end?: number
+}
+
+/** What reads need from the database, plus a probe to measure them. */
+export interface ViewContext {
+  objects: ObjectStore
+  chunks: ChunkStore
+  /** Reports a finished read of `bytes`, for throughput and latency stats. */
+  onRead?(bytes: number, ms: number): void
+  /** Throws `CLOSED` once the database is closed. */
+  assertOpen(): void
+}
+
+/**
+ * A read-only view of one version: every read call of the database, against a fixed root.
+ * Views are cheap; the database makes one per call for HEAD.
+ */
+export class TreeView {
+  /** Hex hash of the version this view reads. */
+  readonly version: string
+
+  constructor(
+    protected readonly context: ViewContext,
+    protected readonly root: Uint8Array,
+  ) {
+    this.version = toHex(root)
+  }
+
+  /** Describes the entry at `path`, following symlinks unless `follow: false`. */
+  async stat(path: string, options: StatOptions = {}): Promise<Entry> {
+    const resolved = await this.resolve(normalizePath(path), options.follow ?? true)
+    if (resolved.entry === undefined) return this.rootEntry()
+    return this.toEntry(resolved.path, resolved.entry)
+  }
+
+  /** The whole content of a file. */
+  async readFile(path: string): Promise<Uint8Array> {
+    const started = performance.now()
+    const file = await this.fileAt(path)
+    const out = new Uint8Array(file.size)
+    let at = 0
+    for await (const part of readFileContent(this.context.objects, this.context.chunks, file, {
+      start: 0,
+      end: file.size - 1,
+    })) {
+      out.set(part, at)
+      at += part.length
+    }
+    if (at !== file.size)
+      throw new EngineError('CONTENT_CORRUPT', `${path} is shorter than recorded`, { path })
+    this.context.onRead?.(file.size, performance.now() - started)
+    return out
+  }
+
+  /**
+   * A stream of a file's content, or of the inclusive byte range `start..end`. Chunks are read
+   * as the consumer pulls, so memory stays bounded whatever the file size.
+   */
+  createReadStream(path: string, options: ReadStreamOptions = {}): ReadableStream<Uint8Array> {
+    let parts: AsyncGenerator<Uint8Array> | undefined
+    let sent = 0
+    const started = performance.now()
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        if (parts === undefined) {
+          const file = await this.fileAt(path)
+          const start = options.start ?? 0
+          const end = Math.min(options.end ?? file.size - 1, file.size - 1)
+          if (
+            !Number.isSafeInteger(start) ||
+            start < 0 ||
+            (file.size > 0 && start > end && options.end !== undefined)
+          ) {
+            throw new EngineError(
+              'INVALID_PATH',
+              `invalid byte range ${start}-${options.end ?? ''} of ${path}`,
+              { path },
+            )
+          }
+          parts = readFileContent(this.context.objects, this.context.chunks, file, { start, end })
+        }
+        const next = await parts.next()
+        if (next.done === true) {
+          this.context.onRead?.(sent, performance.now() - started)
+          controller.close()
+        } else {
+          sent += next.value.length
+          controller.enqueue(next.value)
+        }
+      },
+      cancel: async () => {
+        await parts?.return(undefined)
+      },
+    })
+  }
+
+  /** Lists a directory (following symlinks to it) in name order, streaming page by page. */
+  async *list(dir: string, options: ListOptions = {}): AsyncGenerator<Entry> {
+    const resolved = await this.resolve(normalizePath(dir), true)
+    if (resolved.entry !== undefined && resolved.entry.kind !== 'directory') {
+      throw new EngineError(
+        'NOT_A_DIRECTORY',
+        `${resolved.path} is a ${resolved.entry.kind}, not a directory`,
+        { path: dir },
+      )
+    }
+    const base = resolved.path
+    const hash = resolved.entry?.hash ?? this.root
+    const limit = options.limit ?? Number.POSITIVE_INFINITY
+    let count = 0
+    if (limit <= 0) return
+    const matches =
+      options.glob === undefined
+        ? () => true
+        : (rel: string) => minimatch(rel, options.glob as string, { dot: true })
+    const walk =
+      options.depth === -1
+        ? this.walkFiles(hash, [], options.after)
+        : this.children(hash, options.after)
+    for await (const [rel, entry] of walk) {
+      if (!matches(rel)) continue
+      yield await this.toEntry(base === '/' ? `/${rel}` : `${base}/${rel}`, entry)
+      if (++count >= limit) return
+    }
+  }
+
+  /** The target of the symlink at `path`, as written. */
+  async readlink(path: string): Promise<string> {
+    const resolved = await this.resolve(normalizePath(path), false)
+    if (resolved.entry?.kind !== 'symlink') {
+      throw new EngineError('CONFLICT', `${resolved.path} is not a symlink`, { path })
+    }
+    const link = await this.context.objects.get(resolved.entry.hash)
+    if (link.type !== 'link')
+      throw new EngineError('CONTENT_CORRUPT', `symlink ${path} is damaged`, { path })
+    return link.target
+  }
+
+  protected async resolve(path: string, follow: boolean) {
+    this.context.assertOpen()
+    try {
+      return await resolvePath(this.context.objects, this.root, path, follow)
+    } catch (err) {
+      if (isEngineError(err, 'NOT_FOUND') && err.path === undefined) {
+        throw new EngineError('NOT_FOUND', `version ${this.version} is not stored`, { cause: err })
+      }
+      throw err
+    }
+  }
+
+  private async fileAt(path: string): Promise<FileObject> {
+    const resolved = await this.resolve(normalizePath(path), true)
+    if (resolved.entry?.kind !== 'file') {
+      throw new EngineError('IS_A_DIRECTORY', `${resolved.path} is a directory, not a file`, {
+        path,
+      })
+    }
+    const file = await this.context.objects.get(resolved.entry.hash)
+    if (file.type !== 'file')
+      throw new EngineError('CONTENT_CORRUPT', `file ${path} is damaged`, { path })
+    return file
+  }
+
+  private async *children(
+    hash: Uint8Array,
+    after: string | undefined,
+  ): AsyncGenerator<[string, DirEntry]> {
+    for await (const entry of iterateEntries(
+      this.context.objects,
+      await loadPage(this.context.objects, hash),
+      after,
+    )) {
+      yield [entry.name, entry]
+    }
+  }
+
+  private async *walkFiles(
+    hash: Uint8Array,
+    prefix: string[],
+    after: string | undefined,
+  ): AsyncGenerator<[string, DirEntry]> {
+    const afterParts = after === undefined ? undefined : pathSegments(normalizePath(after))
+    for await (const entry of iterateEntries(
+      this.context.objects,
+      await loadPage(this.context.objects, hash),
+    )) {
+      const rel = [...prefix, entry.name]
+      if (afterParts !== undefined && !isAfter(rel, afterParts, entry.kind === 'directory'))
+        continue
+      if (entry.kind === 'directory') yield* this.walkFiles(entry.hash, rel, after)
+      else if (entry.kind === 'file') yield [rel.join('/'), entry]
+    }
+  }
+
+  private async rootEntry(): Promise<Entry> {
+    const { bytes } = pageTotals(await loadPage(this.context.objects, this.root))
+    return {
+      path: '/',
+      name: '',
+      entryType: 'directory',
+      size: bytes,
+      hash: this.version,
+      contentType: null,
+      createdAt: 0,
+      updatedAt: 0,
+    }
+  }
+
+  private async toEntry(path: string, entry: DirEntry): Promise<Entry> {
+    const base = {
+      path,
+      name: entry.name,
+      entryType: entry.kind,
+      size: entry.size,
+      createdAt: entry.createdAt,
+      updatedAt: entry.updatedAt,
+    }
+    const object = await this.context.objects.get(entry.hash)
+    if (object.type === 'file') {
+      const out: Entry = {
+        ...base,
+        hash: toHex(object.contentHash),
+        contentType: object.contentType,
+      }
+      if (object.metadata !== '')
+        out.metadata = JSON.parse(object.metadata) as Record<string, unknown>
+      return out
+    }
+    if (object.type === 'link')
+      return { ...base, hash: toHex(entry.hash), contentType: null, target: object.target }
+    return { ...base, hash: toHex(entry.hash), contentType: null }
+  }
+}
+
+/** True when relative path `rel` sorts after `after` in a depth-first walk (directories are entered when they may hold later paths). */
+function isAfter(rel: string[], after: string[], isDir: boolean): boolean {
+  for (let i = 0; i < Math.min(rel.length, after.length); i++) {
+    const a = rel[i] as string
+    const b = after[i] as string
+    if (a !== b) return a > b
+  }
+  return isDir ? rel.length < after.length || false : rel.length > after.length
+}

@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
+
+/** Runs a TypeScript fixture of this folder in a child Node process (through tsx). */
+export function spawnFixture(name: string, args: string[]): ChildProcessWithoutNullStreams {
+  const script = fileURLToPath(new URL(`./fixtures/${name}.ts`, import.meta.url))
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: repoRoot,
+    stdio: 'pipe',
+  })
+}
+
+/** Resolves with the first stdout line matching `pattern`, or rejects if the child exits first. */
+export function waitForLine(
+  child: ChildProcessWithoutNullStreams,
+  pattern: RegExp,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = ''
+    let err = ''
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    const onData = (d: Buffer) => {
+      out += d.toString()
+      const line = out.split('\n').find((l) => pattern.test(l))
+      if (line !== undefined) {
+        child.stdout.off('data', onData)
+        resolve(line)
+      }
+    }
+    child.stdout.on('data', onData)
+    child.once('close', () => reject(new Error(`fixture exited early: ${out}\n${err}`)))
+  })
+}
