@@ -40,8 +40,11 @@ for (const file of files) {
     if (!fileMatches && !bench.name.includes(filter)) continue
     process.stderr.write(`running ${pkg}: ${bench.name}…\n`)
     try {
-      for (const result of await bench.run())
+      for (const result of await bench.run()) {
         rows.push({ package: pkg, bench: bench.name, ...result })
+        // Printed as it lands, so an interrupted run still shows what it measured.
+        process.stderr.write(`  ${result.name}: ${result.value} ${result.unit}\n`)
+      }
     } catch (err) {
       failures.push(`${pkg}: ${bench.name}: ${err.stack ?? err}`)
     }

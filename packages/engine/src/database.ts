@@ -18,8 +18,7 @@ import { normalizePath } from './path/db-path'
 import { TreeView } from './read/tree-view'
 import type { ListOptions, ReadStreamOptions, StatOptions, ViewContext } from './read/tree-view'
 import type { EngineStats } from './stats/engine-stats'
-import { LatencyWindow } from './stats/latency-window'
-import { RateMeter } from './stats/rate-meter'
+import { DatabaseMeters } from './stats/database-meters'
 import { openDiskStorage, openLevelStorage } from './storage/open-storage'
 import type { Storage } from './storage/open-storage'
 import { ingest } from './write/ingest'
@@ -81,15 +80,7 @@ export class Database {
   private readonly view: ViewContext
   private headTotals: Totals
   private pendingWrites = 0
-  private dedupHits = 0
-  private chunksWritten = 0
-  private readonly meters
-  private readonly latency = {
-    write: new LatencyWindow(),
-    read: new LatencyWindow(),
-    query: new LatencyWindow(),
-    flush: new LatencyWindow(),
-  }
+  private readonly meters: DatabaseMeters
 
   private constructor(
     private readonly meta: MetaStore,
@@ -102,21 +93,12 @@ export class Database {
   ) {
     this.headTotals = headTotals
     const now = () => clock.now()
-    this.meters = {
-      writes: new RateMeter(now),
-      reads: new RateMeter(now),
-      bytesWritten: new RateMeter(now),
-      bytesRead: new RateMeter(now),
-    }
+    this.meters = new DatabaseMeters(now)
     this.view = {
       objects,
       chunks,
       assertOpen: () => this.assertOpen(),
-      onRead: (bytes, ms) => {
-        this.meters.reads.mark()
-        this.meters.bytesRead.mark(bytes)
-        this.latency.read.record(ms)
-      },
+      onRead: (bytes, ms) => this.meters.read(bytes, ms),
     }
     this.committer = new Committer({
       meta,
@@ -129,7 +111,7 @@ export class Database {
         state.committed(moves, tally)
         if (moves.some((m) => m.ref === HEAD)) this.refreshHeadTotals()
       },
-      onFlush: (ms) => this.latency.flush.record(ms),
+      onFlush: (ms) => this.meters.latency.flush.record(ms),
     })
   }
 
@@ -241,8 +223,7 @@ export class Database {
     const target = normalizePath(path)
     const started = performance.now()
     const content = await ingest(data, this.chunks, this.objects.hasher, options.signal)
-    this.chunksWritten += content.chunks.length
-    this.dedupHits += content.chunks.length - content.newChunks
+    this.meters.chunksIngested(content.chunks.length, content.newChunks)
     let outcome
     try {
       outcome = await this.submit(writeFileMutation(HEAD, target, content, options))
@@ -250,9 +231,7 @@ export class Database {
       this.state.counters.voidBytes += content.newStoredBytes
       throw err
     }
-    this.meters.writes.mark()
-    this.meters.bytesWritten.mark(content.size)
-    this.latency.write.record(performance.now() - started)
+    this.meters.write(content.size, performance.now() - started)
     const { entry, file } = outcome
     const result: WriteResult = {
       path: target,
@@ -313,46 +292,13 @@ export class Database {
 
   /** The counters of DESIGN §3.7, in constant time. */
   stats(): EngineStats {
-    const { counters } = this.state
-    const t = this.headTotals
-    const rates = (m: RateMeter) => {
-      const { m1, m5, m15 } = m.read()
-      return { m1, m5, m15 }
-    }
-    return {
+    return this.meters.snapshot({
       hashAlgorithm: this.format.hashAlgorithm,
       chunkSize: this.format.chunker.avg,
-      counts: {
-        files: t.files,
-        directories: t.dirs,
-        symlinks: t.links,
-        chunks: counters.chunks,
-        snapshots: 0,
-        forks: 0,
-      },
-      sizes: {
-        logicalData: t.bytes,
-        chunkData: counters.chunkStoredBytes,
-        dedupSavings: Math.max(0, t.bytes - counters.chunkRawBytes),
-        voidSpace: counters.voidBytes,
-      },
-      throughput: {
-        writesPerSec: this.meters.writes.read(),
-        readsPerSec: this.meters.reads.read(),
-        bytesWrittenPerSec: rates(this.meters.bytesWritten),
-        bytesReadPerSec: rates(this.meters.bytesRead),
-      },
-      latency: {
-        write: this.latency.write.read(),
-        read: this.latency.read.read(),
-        query: this.latency.query.read(),
-        flush: this.latency.flush.read(),
-      },
-      health: {
-        dedupHitRate: this.chunksWritten === 0 ? 0 : this.dedupHits / this.chunksWritten,
-        writeBufferDepth: this.pendingWrites,
-      },
-    }
+      counters: this.state.counters,
+      head: this.headTotals,
+      pendingWrites: this.pendingWrites,
+    })
   }
 
   /** Waits for pending writes, then releases the storage. Later calls fail with `CLOSED`. */

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { type CronScheduleInput, createCronScheduler } from './cron-scheduler'
-import { isSchedulerError, type SchedulerError } from './errors'
+import { type SchedulerError } from './errors'
 import { createMemoryScheduleStore } from './memory-schedule-store'
 import { createMemoryTaskStore } from './memory-task-store'
 import type { ScheduleStore } from './schedule-store'
 import { createTaskRunner } from './task-runner'
 import type { TaskStore } from './task-store'
 import { createFakeClock, type FakeClock } from './testing/fake-clock'
+import { schedulerRejection } from './testing/runner-harness'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -47,16 +48,6 @@ const nightly: CronScheduleInput = {
   enabled: true,
 }
 
-async function rejection(promise: Promise<unknown>): Promise<SchedulerError> {
-  try {
-    await promise
-  } catch (err) {
-    if (isSchedulerError(err)) return err
-    throw err
-  }
-  throw new Error('expected a rejection')
-}
-
 describe('createCronScheduler', () => {
   it('creates a schedule with normalised expression and args and its next run', async () => {
     const { cron } = setup()
@@ -86,7 +77,7 @@ describe('createCronScheduler', () => {
     ['a non-boolean enabled', { enabled: 'yes' as never }, 'INVALID_SCHEDULE', /enabled/],
   ])('refuses %s', async (_, change, code, message) => {
     const { cron } = setup()
-    const err = await rejection(cron.create({ ...nightly, ...change }))
+    const err = await schedulerRejection(cron.create({ ...nightly, ...change }))
     expect(err.code).toBe(code)
     expect(err.message).toMatch(message)
     expect(await cron.list()).toEqual([])
@@ -95,7 +86,7 @@ describe('createCronScheduler', () => {
   it('refuses an id that exists with CONFLICT, leaving the first', async () => {
     const { cron } = setup()
     const first = await cron.create(nightly)
-    const err = await rejection(cron.create({ ...nightly, schedule: '* * * * *' }))
+    const err = await schedulerRejection(cron.create({ ...nightly, schedule: '* * * * *' }))
     expect(err).toMatchObject({ code: 'CONFLICT', id: 'nightly-gc' })
     expect(await cron.get('nightly-gc')).toEqual(first)
   })
@@ -115,7 +106,7 @@ describe('createCronScheduler', () => {
   it('validates a changed task type against the args it will run with', async () => {
     const { cron } = setup()
     await cron.create(nightly)
-    const err = await rejection(cron.update('nightly-gc', { taskType: 'reindex' }))
+    const err = await schedulerRejection(cron.update('nightly-gc', { taskType: 'reindex' }))
     expect(err.code).toBe('INVALID_ARGS')
     const changed = await cron.update('nightly-gc', { taskType: 'reindex', args: { path: '/d' } })
     expect(changed).toMatchObject({ taskType: 'reindex', args: { path: '/d' } })
@@ -124,15 +115,17 @@ describe('createCronScheduler', () => {
   it('refuses a bad update without changing anything, and an unknown id with NOT_FOUND', async () => {
     const { cron } = setup()
     const created = await cron.create(nightly)
-    expect((await rejection(cron.update('nightly-gc', { schedule: '61 * * * *' }))).code).toBe(
-      'INVALID_CRON',
-    )
-    expect((await rejection(cron.update('nightly-gc', { enabled: 1 as never }))).code).toBe(
-      'INVALID_SCHEDULE',
-    )
+    expect(
+      (await schedulerRejection(cron.update('nightly-gc', { schedule: '61 * * * *' }))).code,
+    ).toBe('INVALID_CRON')
+    expect(
+      (await schedulerRejection(cron.update('nightly-gc', { enabled: 1 as never }))).code,
+    ).toBe('INVALID_SCHEDULE')
     expect(await cron.get('nightly-gc')).toEqual(created)
-    expect((await rejection(cron.update('nope', { enabled: false }))).code).toBe('NOT_FOUND')
-    expect((await rejection(cron.get('nope'))).code).toBe('NOT_FOUND')
+    expect((await schedulerRejection(cron.update('nope', { enabled: false }))).code).toBe(
+      'NOT_FOUND',
+    )
+    expect((await schedulerRejection(cron.get('nope'))).code).toBe('NOT_FOUND')
   })
 
   it('deletes a schedule, and answers NOT_FOUND for an unknown one', async () => {
@@ -140,7 +133,7 @@ describe('createCronScheduler', () => {
     await cron.create(nightly)
     await cron.delete('nightly-gc')
     expect(await cron.list()).toEqual([])
-    expect(await rejection(cron.delete('nightly-gc'))).toMatchObject({ code: 'NOT_FOUND' })
+    expect(await schedulerRejection(cron.delete('nightly-gc'))).toMatchObject({ code: 'NOT_FOUND' })
   })
 
   it('enqueues one task per due time, on the fake clock', async () => {

@@ -1,43 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { isSchedulerError, type SchedulerError } from './errors'
 import { createMemoryTaskStore } from './memory-task-store'
-import type { Task } from './task'
-import { createTaskRunner } from './task-runner'
-import type { TaskRunnerOptions } from './task-runner-types'
 import type { TaskStore } from './task-store'
-import { createControlledHandler } from './testing/controlled-handler'
-import { createFakeClock } from './testing/fake-clock'
-
-/** A runner on a fake clock with a `work` type whose runs the test ends by hand. */
-function setup(options: Partial<TaskRunnerOptions> = {}) {
-  const clock = createFakeClock()
-  const store = options.store ?? createMemoryTaskStore()
-  const changes: Array<Pick<Task, 'id' | 'status'>> = []
-  const runner = createTaskRunner({
-    clock,
-    store,
-    onChange: (task) => changes.push({ id: task.id, status: task.status }),
-    ...options,
-  })
-  const work = createControlledHandler()
-  runner.register('work', work.handler)
-  const statuses = (id: string) => changes.filter((c) => c.id === id).map((c) => c.status)
-  return { clock, store, runner, work, changes, statuses }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SchedulerError> {
-  try {
-    await promise
-  } catch (err) {
-    if (isSchedulerError(err)) return err
-    throw err
-  }
-  throw new Error('expected a rejection')
-}
+import { createRunnerHarness, schedulerRejection } from './testing/runner-harness'
 
 describe('createTaskRunner: cancel, restart, stop, retention, store failures', () => {
   it('cancels a pending task, which then never runs', async () => {
-    const { runner, clock, work, statuses } = setup()
+    const { runner, clock, work, statuses } = createRunnerHarness()
     const task = await runner.enqueue('work', {})
     const cancelled = await runner.cancel(task.id)
     expect(cancelled).toMatchObject({ id: task.id, status: 'cancelled', finishedAt: clock.now() })
@@ -48,7 +17,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
   })
 
   it('cancels a running task through its AbortSignal; it ends cancelled, not failed', async () => {
-    const { runner, clock, work, statuses } = setup()
+    const { runner, clock, work, statuses } = createRunnerHarness()
     await runner.start()
     const task = await runner.enqueue('work', {})
     await clock.flush()
@@ -63,7 +32,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
   })
 
   it('holds the slot of a cancelled task until its handler returns, and keeps it cancelled', async () => {
-    const { runner, clock, work } = setup()
+    const { runner, clock, work } = createRunnerHarness()
     await runner.start()
     const first = await runner.enqueue('work', {})
     const second = await runner.enqueue('work', {})
@@ -80,7 +49,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
   })
 
   it('cancels a finished task, keeping its outcome; a second cancel changes nothing', async () => {
-    const { runner, clock } = setup()
+    const { runner, clock } = createRunnerHarness()
     runner.register('boom', async () => {
       throw new Error('boom')
     })
@@ -95,15 +64,15 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
   })
 
   it('answers NOT_FOUND for an unknown task', async () => {
-    const { runner } = setup()
-    expect((await rejection(runner.get('nope'))).code).toBe('NOT_FOUND')
-    const err = await rejection(runner.cancel('nope'))
+    const { runner } = createRunnerHarness()
+    expect((await schedulerRejection(runner.get('nope'))).code).toBe('NOT_FOUND')
+    const err = await schedulerRejection(runner.cancel('nope'))
     expect(err).toMatchObject({ code: 'NOT_FOUND', id: 'nope', message: 'no such task: nope' })
   })
 
   it('after a restart, puts tasks found running back to pending and runs them again', async () => {
     const store = createMemoryTaskStore()
-    const before = setup({ store })
+    const before = createRunnerHarness({ store })
     await before.runner.start()
     const task = await before.runner.enqueue('work', { n: 1 })
     await before.clock.flush()
@@ -111,7 +80,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
     await before.clock.advance(5000)
     expect((await store.get(task.id))?.status).toBe('running')
     // The process dies here: no stop. A new one opens the same store.
-    const after = setup({ store })
+    const after = createRunnerHarness({ store })
     await after.runner.start()
     await after.clock.flush()
     expect(after.statuses(task.id)).toEqual(['pending', 'running'])
@@ -122,7 +91,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
   })
 
   it('stop aborts running tasks, which go back to pending and run on the next start', async () => {
-    const { runner, clock, work, statuses } = setup()
+    const { runner, clock, work, statuses } = createRunnerHarness()
     await runner.start()
     const task = await runner.enqueue('work', {})
     await clock.flush()
@@ -140,7 +109,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
   })
 
   it('keeps at most maxCount finished tasks, none older than maxAgeMs, and every running one', async () => {
-    const { runner, clock, work } = setup({
+    const { runner, clock, work } = createRunnerHarness({
       concurrency: 2,
       retention: { maxCount: 3, maxAgeMs: 60_000 },
     })
@@ -171,8 +140,8 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
         throw cause
       },
     }
-    const { runner } = setup({ store })
-    const err = await rejection(runner.enqueue('work', {}))
+    const { runner } = createRunnerHarness({ store })
+    const err = await schedulerRejection(runner.enqueue('work', {}))
     expect(err).toMatchObject({ code: 'STORE_ERROR', cause })
     expect(err.message).toMatch(/writing task .* failed: LEVEL_IO_ERROR/)
   })
@@ -189,7 +158,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
       },
     }
     const errors: SchedulerError[] = []
-    const { runner, clock, work } = setup({ store, onError: (e) => errors.push(e) })
+    const { runner, clock, work } = createRunnerHarness({ store, onError: (e) => errors.push(e) })
     await runner.start()
     failures = 1
     const task = await runner.enqueue('work', {})
@@ -206,7 +175,7 @@ describe('createTaskRunner: cancel, restart, stop, retention, store failures', (
 
   it('fails a stored task whose type has no handler', async () => {
     const store = createMemoryTaskStore()
-    const { runner } = setup({ store })
+    const { runner } = createRunnerHarness({ store })
     await store.put({
       id: 'orphan',
       taskType: 'retired',

@@ -1,43 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { isSchedulerError, type SchedulerError } from './errors'
 import { createMemoryTaskStore } from './memory-task-store'
-import type { Task } from './task'
 import { createTaskRunner } from './task-runner'
-import type { TaskRunnerOptions } from './task-runner-types'
 import type { TaskStore } from './task-store'
-import { createControlledHandler } from './testing/controlled-handler'
-import { createFakeClock } from './testing/fake-clock'
-
-/** A runner on a fake clock with a `work` type whose runs the test ends by hand. */
-function setup(options: Partial<TaskRunnerOptions> = {}) {
-  const clock = createFakeClock()
-  const store = options.store ?? createMemoryTaskStore()
-  const changes: Array<Pick<Task, 'id' | 'status'>> = []
-  const runner = createTaskRunner({
-    clock,
-    store,
-    onChange: (task) => changes.push({ id: task.id, status: task.status }),
-    ...options,
-  })
-  const work = createControlledHandler()
-  runner.register('work', work.handler)
-  const statuses = (id: string) => changes.filter((c) => c.id === id).map((c) => c.status)
-  return { clock, store, runner, work, changes, statuses }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SchedulerError> {
-  try {
-    await promise
-  } catch (err) {
-    if (isSchedulerError(err)) return err
-    throw err
-  }
-  throw new Error('expected a rejection')
-}
+import { createRunnerHarness, schedulerRejection } from './testing/runner-harness'
 
 describe('createTaskRunner', () => {
   it('enqueues a pending task with normalised args and runs nothing before start', async () => {
-    const { runner, clock, store, work } = setup()
+    const { runner, clock, store, work } = createRunnerHarness()
     runner.register('gc', async () => undefined)
     const task = await runner.enqueue('gc', {})
     expect(task).toEqual({
@@ -54,7 +23,7 @@ describe('createTaskRunner', () => {
   })
 
   it('runs tasks oldest first, one at a time by default', async () => {
-    const { runner, clock, work } = setup()
+    const { runner, clock, work } = createRunnerHarness()
     const ids: string[] = []
     for (let i = 0; i < 4; i++) ids.push((await runner.enqueue('work', { i })).id)
     await runner.start()
@@ -71,7 +40,7 @@ describe('createTaskRunner', () => {
   })
 
   it('runs up to `concurrency` tasks at once, never more', async () => {
-    const { runner, clock, work } = setup({ concurrency: 3 })
+    const { runner, clock, work } = createRunnerHarness({ concurrency: 3 })
     await runner.start()
     const ids: string[] = []
     for (let i = 0; i < 8; i++) ids.push((await runner.enqueue('work', {})).id)
@@ -89,7 +58,7 @@ describe('createTaskRunner', () => {
   })
 
   it('completes a task with progress 1, its JSON result and its times', async () => {
-    const { runner, clock, work } = setup()
+    const { runner, clock, work } = createRunnerHarness()
     await runner.start()
     const task = await runner.enqueue('work', {})
     await clock.advance(1000)
@@ -108,7 +77,7 @@ describe('createTaskRunner', () => {
   })
 
   it('fails a task whose handler throws, with its message, synchronously or not', async () => {
-    const { runner } = setup()
+    const { runner } = createRunnerHarness()
     runner.register('async-boom', async () => {
       throw new Error('disk full')
     })
@@ -124,12 +93,12 @@ describe('createTaskRunner', () => {
   })
 
   it('refuses unknown task types and invalid args, storing nothing', async () => {
-    const { runner, store } = setup()
+    const { runner, store } = createRunnerHarness()
     runner.register('gc', async () => undefined)
-    const unknown = await rejection(runner.enqueue('defrag', {}))
+    const unknown = await schedulerRejection(runner.enqueue('defrag', {}))
     expect(unknown.code).toBe('UNKNOWN_TASK_TYPE')
     expect(unknown.message).toMatch(/"defrag" \(registered: gc, work\)/)
-    const invalid = await rejection(runner.enqueue('gc', { dry_run: 'yes' }))
+    const invalid = await schedulerRejection(runner.enqueue('gc', { dry_run: 'yes' }))
     expect(invalid.code).toBe('INVALID_ARGS')
     expect(invalid.issues?.[0]?.path).toBe('dry_run')
     expect(await store.list()).toEqual([])
@@ -145,7 +114,7 @@ describe('createTaskRunner', () => {
         await inner.put(task)
       },
     }
-    const { runner, clock, work } = setup({ store, progressWriteIntervalMs: 1000 })
+    const { runner, clock, work } = createRunnerHarness({ store, progressWriteIntervalMs: 1000 })
     await runner.start()
     const task = await runner.enqueue('work', {})
     await clock.flush()
@@ -168,7 +137,7 @@ describe('createTaskRunner', () => {
   })
 
   it('has no eta before the first progress report', async () => {
-    const { runner, clock, work } = setup()
+    const { runner, clock, work } = createRunnerHarness()
     await runner.start()
     const task = await runner.enqueue('work', {})
     await clock.advance(5000)
@@ -178,7 +147,7 @@ describe('createTaskRunner', () => {
   })
 
   it('fails a task whose handler reports progress outside 0..1', async () => {
-    const { runner } = setup()
+    const { runner } = createRunnerHarness()
     runner.register('overshoot', async ({ reportProgress }) => reportProgress(1.5))
     await runner.start()
     const task = await runner.enqueue('overshoot', {})
@@ -189,7 +158,7 @@ describe('createTaskRunner', () => {
   })
 
   it('lets a waitFor be abandoned through its signal', async () => {
-    const { runner } = setup()
+    const { runner } = createRunnerHarness()
     const task = await runner.enqueue('work', {})
     const controller = new AbortController()
     const waiting = runner.waitFor(task.id, { signal: controller.signal })
@@ -210,7 +179,7 @@ describe('createTaskRunner', () => {
   })
 
   it('validates args with a custom parser when one is registered', async () => {
-    const { runner } = setup()
+    const { runner } = createRunnerHarness()
     runner.register('echo', ({ args }) => args, {
       parseArgs: (args) => {
         const { text } = args as { text?: unknown }

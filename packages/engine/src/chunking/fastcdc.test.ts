@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { CHUNK_SIZES, chunkStream, createChunker } from './fastcdc'
 import type { ChunkerOptions } from './fastcdc'
 import { GEAR } from './gear-table'
+import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 
 const { minSize: MIN, avgSize: AVG, maxSize: MAX } = CHUNK_SIZES
 const SMALL = { minSize: 32, avgSize: 128, maxSize: 512 } as const
@@ -37,19 +38,6 @@ function referenceCuts(data: Uint8Array, sizes: Required<ChunkerOptions>): numbe
     cuts.push(start)
   }
   return cuts
-}
-
-/** Deterministic pseudo-random bytes (xorshift32). */
-function pseudoRandom(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let x = seed | 0 || 1
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    out[i] = x & 0xff
-  }
-  return out
 }
 
 /** Splits `data` at the given (unsorted, possibly repeated) offsets. */
@@ -89,7 +77,7 @@ const sha256 = (text: string | Uint8Array): string =>
 
 describe('fastcdc', () => {
   it('cuts a fixed pseudo-random input exactly where a plain reference implementation does', () => {
-    const data = pseudoRandom(8 * 1024 * 1024, 0x5eed)
+    const data = pseudoRandomBytes(8 * 1024 * 1024, 0x5eed)
     const sizes = [1, 7, 4096, 65_537, 1 << 20, 300_000]
     const parts: Uint8Array[] = []
     for (let at = 0, k = 0; at < data.length; k++) {
@@ -123,7 +111,7 @@ describe('fastcdc', () => {
   })
 
   it('finds the same boundaries with the format sizes under arbitrary splits', () => {
-    const data = pseudoRandom(1_500_000, 99)
+    const data = pseudoRandomBytes(1_500_000, 99)
     const whole = cutsOf(chunkAll([data]))
     fc.assert(
       fc.property(
@@ -156,7 +144,7 @@ describe('fastcdc', () => {
   })
 
   it('keeps format-size chunks within [16 KiB, 256 KiB], averaging near 64 KiB', () => {
-    const data = pseudoRandom(16 * 1024 * 1024, 7)
+    const data = pseudoRandomBytes(16 * 1024 * 1024, 7)
     const chunks = chunkAll([data])
     for (const c of chunks.slice(0, -1)) {
       expect(c.length).toBeGreaterThan(MIN)
@@ -177,7 +165,7 @@ describe('fastcdc', () => {
   })
 
   it('re-uses at least 90% of chunks after a 1-byte insert in the middle of 8 MiB', () => {
-    const original = pseudoRandom(8 * 1024 * 1024, 1234)
+    const original = pseudoRandomBytes(8 * 1024 * 1024, 1234)
     const middle = original.length >> 1
     const edited = concat([
       original.subarray(0, middle),
@@ -192,12 +180,12 @@ describe('fastcdc', () => {
   })
 
   it('returns views of the input for chunks inside one buffer and copies for straddling ones', () => {
-    const data = pseudoRandom(2 * 1024 * 1024, 55)
+    const data = pseudoRandomBytes(2 * 1024 * 1024, 55)
     const chunker = createChunker()
     const first = chunker.push(data)
     expect(first.length).toBeGreaterThan(2)
     for (const c of first) expect(c.buffer).toBe(data.buffer)
-    const more = pseudoRandom(1024 * 1024, 56)
+    const more = pseudoRandomBytes(1024 * 1024, 56)
     const next = [...chunker.push(more), ...chunker.end()]
     expect(next[0]?.buffer).not.toBe(more.buffer)
     expect(next[0]?.buffer).not.toBe(data.buffer)
@@ -206,14 +194,14 @@ describe('fastcdc', () => {
   it('emits nothing for empty input and one chunk for input below the minimum', () => {
     expect(chunkAll([])).toEqual([])
     expect(chunkAll([new Uint8Array(0), new Uint8Array(0)])).toEqual([])
-    const small = pseudoRandom(MIN, 3)
+    const small = pseudoRandomBytes(MIN, 3)
     const chunks = chunkAll([small.subarray(0, 100), small.subarray(100)])
     expect(chunks).toHaveLength(1)
     expectSameBytes(chunks[0] as Uint8Array, small)
   })
 
   it('starts a fresh stream after end()', () => {
-    const data = pseudoRandom(700_000, 11)
+    const data = pseudoRandomBytes(700_000, 11)
     const chunker = createChunker()
     const once = [...chunker.push(data), ...chunker.end()].map((c) => c.length)
     const again = [...chunker.push(data), ...chunker.end()].map((c) => c.length)
@@ -221,7 +209,7 @@ describe('fastcdc', () => {
   })
 
   it('chunks an async stream like push/end do', async () => {
-    const data = pseudoRandom(900_000, 21)
+    const data = pseudoRandomBytes(900_000, 21)
     async function* source(): AsyncGenerator<Uint8Array> {
       for (let at = 0; at < data.length; at += 50_000) yield data.slice(at, at + 50_000)
     }

@@ -134,7 +134,17 @@ class FastCdcChunker implements Chunker {
     }
     if (start < n) {
       // Copy, so a view never pins a large input buffer; the carry never exceeds maxSize.
-      this.#carry ??= new Uint8Array(this.#max)
+      // It grows on demand: most files are small, and a 256 KiB buffer per file costs more
+      // than the whole write.
+      const need = this.#carried + (n - start)
+      if (this.#carry === undefined || this.#carry.length < need) {
+        const grown = new Uint8Array(
+          Math.min(this.#max, Math.max(need, (this.#carry?.length ?? 0) * 2)),
+        )
+        if (this.#carry !== undefined && this.#carried > 0)
+          grown.set(this.#carry.subarray(0, this.#carried))
+        this.#carry = grown
+      }
       this.#carry.set(data.subarray(start), this.#carried)
       this.#carried += n - start
     }

@@ -39,31 +39,20 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
     if (closed) throw new EngineError('CLOSED', 'the chunk store is closed')
   }
 
-  /** The record of a staged chunk, or undefined when it is not staged (or already committed). */
-  async function stagedRecord(hash: Uint8Array): Promise<Uint8Array | undefined> {
-    const entry = table.get(hash)
-    if (entry === undefined) return undefined
-    try {
-      return (await entry.promise)?.record
-    } catch {
-      return undefined
-    }
-  }
-
   return {
     kind: 'level',
 
     async has(hash) {
       assertOpen()
       assertChunkHash(hash)
-      if ((await stagedRecord(hash)) !== undefined) return true
+      if ((await table.settled(hash))?.record !== undefined) return true
       return (await meta.get('chunk', hash)) !== undefined
     },
 
     async read(hash) {
       assertOpen()
       assertChunkHash(hash)
-      const staged = await stagedRecord(hash)
+      const staged = (await table.settled(hash))?.record
       // A copy of a staged record: the caller may keep or change what it reads, the op may not.
       const record = staged?.slice() ?? (await meta.get('chunk', hash))
       if (record === undefined) {

@@ -15,6 +15,7 @@ import type { PackChunkStore, PackChunkStoreOptions } from './pack-chunk-store'
 import { packFileName } from './pack-file'
 import { decodePackLocation } from './pack-location'
 import type { PackLocation } from './pack-location'
+import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 
 const dirs: string[] = []
 const open_: PackFixture[] = []
@@ -102,18 +103,6 @@ runChunkStoreConformance('pack (classic-level)', async () => packFixture(await n
 
 const hasher = await createHasher('sha256')
 
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let x = seed | 0 || 1
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    out[i] = x & 0xff
-  }
-  return out
-}
-
 const id = (bytes: Uint8Array): Uint8Array => hasher.hashDomain('chunk', bytes)
 
 async function stageAndCommit(f: PackFixture, chunks: Uint8Array[]): Promise<void> {
@@ -140,16 +129,16 @@ const pack1 = (f: PackFixture): string => join(f.packsDir, packFileName(1))
 describe('pack-chunk-store', () => {
   it('cuts garbage appended after the last committed record on reopen', async () => {
     let f = track(await packFixture(await newDir()))
-    const committed = [noise(30_000, 1), noise(30_000, 2)]
+    const committed = [pseudoRandomBytes(30_000, 1), pseudoRandomBytes(30_000, 2)]
     await stageAndCommit(f, committed)
     const size = (await stat(pack1(f))).size
     await f.close()
-    await appendFile(pack1(f), noise(5000, 3))
+    await appendFile(pack1(f), pseudoRandomBytes(5000, 3))
     f = await f.reopen()
     expect(f.store.recovery.truncatedBytes).toBe(5000)
     expect((await stat(pack1(f))).size).toBe(size)
     await expectReads(f, committed)
-    const fresh = [noise(10_000, 4)]
+    const fresh = [pseudoRandomBytes(10_000, 4)]
     await stageAndCommit(f, fresh)
     f = await f.reopen()
     expect(f.store.recovery.truncatedBytes).toBe(0)
@@ -158,10 +147,10 @@ describe('pack-chunk-store', () => {
 
   it('cuts a record torn in the middle by a crash, keeping everything committed', async () => {
     let f = track(await packFixture(await newDir()))
-    const committed = [noise(40_000, 5)]
+    const committed = [pseudoRandomBytes(40_000, 5)]
     await stageAndCommit(f, committed)
     const committedSize = (await stat(pack1(f))).size
-    const torn = noise(40_000, 6)
+    const torn = pseudoRandomBytes(40_000, 6)
     await f.store.stage(id(torn), torn)
     await f.store.flush() // durable bytes, but the batch indexing them never commits
     await f.close()
@@ -178,8 +167,8 @@ describe('pack-chunk-store', () => {
 
   it('keeps whole records past the committed length and cuts only what follows them', async () => {
     let f = track(await packFixture(await newDir()))
-    await stageAndCommit(f, [noise(10_000, 7)])
-    const whole = noise(10_000, 8)
+    await stageAndCommit(f, [pseudoRandomBytes(10_000, 7)])
+    const whole = pseudoRandomBytes(10_000, 8)
     await f.store.stage(id(whole), whole)
     await f.store.flush()
     const withRecord = (await stat(pack1(f))).size
@@ -192,7 +181,7 @@ describe('pack-chunk-store', () => {
 
   it('records each flushed pack length in the meta space', async () => {
     const f = track(await packFixture(await newDir()))
-    const chunk = noise(5000, 9)
+    const chunk = pseudoRandomBytes(5000, 9)
     await f.store.stage(id(chunk), chunk)
     const ops = await f.store.flush()
     expect(ops).toHaveLength(1)
@@ -202,7 +191,7 @@ describe('pack-chunk-store', () => {
 
   it('lets callers arriving during a flush share the next one', async () => {
     const f = track(await packFixture(await newDir()))
-    const early = noise(5000, 10)
+    const early = pseudoRandomBytes(5000, 10)
     await f.store.stage(id(early), early)
     const first = f.store.flush()
     const second = f.store.flush()
@@ -212,7 +201,7 @@ describe('pack-chunk-store', () => {
     const [a, b] = await Promise.all([first, second])
     expect(a).toHaveLength(1)
     expect(b).toEqual([])
-    const late = noise(5000, 11)
+    const late = pseudoRandomBytes(5000, 11)
     await f.store.stage(id(late), late)
     const [c] = await Promise.all([f.store.flush(), f.store.flush()])
     expect(c).toHaveLength(1)
@@ -222,9 +211,9 @@ describe('pack-chunk-store', () => {
   it('rotates to a new pack at the size limit and reads across packs', async () => {
     const dir = await newDir()
     let f = track(await packFixture(dir, { packSizeLimit: 100_000 }))
-    const chunks = Array.from({ length: 24 }, (_, i) => noise(15_000 + i, 20 + i))
+    const chunks = Array.from({ length: 24 }, (_, i) => pseudoRandomBytes(15_000 + i, 20 + i))
     for (let i = 0; i < chunks.length; i += 6) await stageAndCommit(f, chunks.slice(i, i + 6))
-    const big = noise(150_000, 99) // larger than the limit: a pack of its own
+    const big = pseudoRandomBytes(150_000, 99) // larger than the limit: a pack of its own
     await stageAndCommit(f, [big])
     const names = (await readdir(f.packsDir)).sort()
     expect(names.length).toBeGreaterThanOrEqual(5)
@@ -243,8 +232,8 @@ describe('pack-chunk-store', () => {
 
   it('detects a flipped byte on disk, in the stored bytes or the header', async () => {
     const f = track(await packFixture(await newDir()))
-    const body = noise(20_000, 30)
-    const header = noise(20_000, 31)
+    const body = pseudoRandomBytes(20_000, 30)
+    const header = pseudoRandomBytes(20_000, 31)
     await stageAndCommit(f, [body, header])
     const bodyAt = await f.location(id(body))
     const headerAt = await f.location(id(header))
@@ -256,8 +245,8 @@ describe('pack-chunk-store', () => {
 
   it('reports a pack shorter than its committed length and never appends to it', async () => {
     let f = track(await packFixture(await newDir()))
-    const early = noise(20_000, 40)
-    const lost = noise(20_000, 41)
+    const early = pseudoRandomBytes(20_000, 40)
+    const lost = pseudoRandomBytes(20_000, 41)
     await stageAndCommit(f, [early])
     await stageAndCommit(f, [lost])
     const size = (await stat(pack1(f))).size
@@ -270,7 +259,7 @@ describe('pack-chunk-store', () => {
     expect((await stat(pack1(f))).size).toBe(size - 100)
     await expectReads(f, [early])
     expect(await codeOf(f.store.read(id(lost)))).toBe('CONTENT_CORRUPT')
-    const fresh = noise(5000, 42)
+    const fresh = pseudoRandomBytes(5000, 42)
     await stageAndCommit(f, [fresh])
     expect((await f.location(id(fresh))).pack).toBe(2)
     await expectReads(f, [fresh])
@@ -278,8 +267,8 @@ describe('pack-chunk-store', () => {
 
   it('reports a missing pack file and fails its reads with CONTENT_CORRUPT', async () => {
     let f = track(await packFixture(await newDir(), { packSizeLimit: 30_000 }))
-    const a = noise(20_000, 50)
-    const b = noise(20_000, 51)
+    const a = pseudoRandomBytes(20_000, 50)
+    const b = pseudoRandomBytes(20_000, 51)
     await stageAndCommit(f, [a])
     await stageAndCommit(f, [b])
     await f.close()

@@ -93,17 +93,6 @@ export async function createPackChunkStore(
     if (closed) throw new EngineError('CLOSED', 'the chunk store is closed')
   }
 
-  /** The location of a staged chunk, or undefined when it is not staged here. */
-  async function stagedLocation(hash: Uint8Array): Promise<PackLocation | undefined> {
-    const entry = table.get(hash)
-    if (entry === undefined) return undefined
-    try {
-      return (await entry.promise)?.location
-    } catch {
-      return undefined
-    }
-  }
-
   async function readAt(hash: Uint8Array, location: PackLocation): Promise<Uint8Array> {
     const pack: PackFile | undefined = packs.get(location.pack)
     const where = `pack ${location.pack} offset ${location.offset}`
@@ -164,14 +153,14 @@ export async function createPackChunkStore(
     async has(hash) {
       assertOpen()
       assertChunkHash(hash)
-      if ((await stagedLocation(hash)) !== undefined) return true
+      if ((await table.settled(hash))?.location !== undefined) return true
       return (await meta.get('chunkidx', hash)) !== undefined
     },
 
     async read(hash) {
       assertOpen()
       assertChunkHash(hash)
-      let location = await stagedLocation(hash)
+      let location = (await table.settled(hash))?.location
       if (location === undefined) {
         const entry = await meta.get('chunkidx', hash)
         if (entry === undefined)

@@ -31,6 +31,17 @@ export class StagingTable<T> {
     return this.#slots.get(keyOf(hash))
   }
 
+  /** What the staged work for `hash` stored, once settled; `undefined` if none is staged or it failed. */
+  async settled(hash: Uint8Array): Promise<T | undefined> {
+    const entry = this.get(hash)
+    if (entry === undefined) return undefined
+    try {
+      return await entry.promise
+    } catch {
+      return undefined
+    }
+  }
+
   /**
    * Registers `work` for `hash` and runs it. It resolves to the stored chunk's details, or to
    * `undefined` when the chunk turned out to be committed already (the entry is then dropped,

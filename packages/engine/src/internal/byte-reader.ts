@@ -43,11 +43,19 @@ export class ByteReader {
   }
 
   string(): string {
-    const n = this.varint()
+    const bytes = this.bytes(this.varint())
+    // ASCII (most names) decodes without TextDecoder's per-call cost.
+    let ascii = bytes.length <= 1024 // bounded: fromCharCode.apply takes its input on the stack
+    for (let i = 0; ascii && i < bytes.length; i++) {
+      if ((bytes[i] as number) >= 0x80) {
+        ascii = false
+        break
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[])
     try {
-      return decoder.decode(this.bytes(n))
-    } catch (err) {
-      if (err instanceof DecodeError) throw err
+      return decoder.decode(bytes)
+    } catch {
       throw new DecodeError('invalid UTF-8')
     }
   }

@@ -49,9 +49,12 @@ function readChunks(r: ByteReader): ChunkRef[] {
   return chunks
 }
 
+// Encoding is synchronous, so one scratch writer serves every call without reallocating.
+const scratch = new ByteWriter(64 * 1024)
+
 /** Encodes an object deterministically: equal objects always give equal bytes. */
 export function encodeObject(object: TreeObject): Uint8Array {
-  const w = new ByteWriter().byte(OBJECT_FORMAT_VERSION)
+  const w = scratch.reset().byte(OBJECT_FORMAT_VERSION)
   switch (object.type) {
     case 'file':
       w.byte(TAG.file).varint(object.size).string(object.contentType).bytes(object.contentHash)

@@ -4,6 +4,7 @@ import { isEngineError } from '../errors'
 import type { EngineErrorCode } from '../errors'
 import { createHasher } from '../hashing/create-hasher'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
+import { pseudoRandomBytes } from './pseudo-random-bytes'
 
 /** A chunk store under test, with the hooks the conformance suite needs. */
 export interface ChunkStoreFixture {
@@ -22,19 +23,6 @@ export interface ChunkStoreFixture {
 
 /** Makes a fresh, empty fixture for one test. */
 export type ChunkStoreFixtureFactory = () => Promise<ChunkStoreFixture>
-
-/** Deterministic incompressible bytes (xorshift32). */
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let x = seed | 0 || 1
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    out[i] = x & 0xff
-  }
-  return out
-}
 
 /** Text-like bytes that DEFLATE shrinks several times. */
 function prose(length: number, seed: number): Uint8Array {
@@ -110,7 +98,12 @@ export function runChunkStoreConformance(
 
     it('reads back what it stored, before and after the batch commits', async () => {
       const f = await open()
-      const chunks = [noise(1, 1), noise(1000, 2), prose(70_000, 3), noise(256 * 1024, 4)]
+      const chunks = [
+        pseudoRandomBytes(1, 1),
+        pseudoRandomBytes(1000, 2),
+        prose(70_000, 3),
+        pseudoRandomBytes(256 * 1024, 4),
+      ]
       const results = await stageAll(f, chunks)
       expect(results.every((r) => r.isNew && r.ops.length > 0 && r.storedBytes > 0)).toBe(true)
       for (const c of chunks) {
@@ -126,17 +119,17 @@ export function runChunkStoreConformance(
 
     it('reports a chunk it never stored as missing', async () => {
       const f = await open()
-      const hash = await idOf(noise(100, 5))
+      const hash = await idOf(pseudoRandomBytes(100, 5))
       expect(await f.store.has(hash)).toBe(false)
       expect(await errorCode(f.store.read(hash))).toBe('NOT_FOUND')
-      await commit(f, await stageAll(f, [noise(100, 6)]))
+      await commit(f, await stageAll(f, [pseudoRandomBytes(100, 6)]))
       expect(await f.store.has(hash)).toBe(false)
       expect(await errorCode(f.store.read(hash))).toBe('NOT_FOUND')
     })
 
     it('stores a chunk staged again after its commit only once', async () => {
       const f = await open()
-      const chunk = noise(50_000, 7)
+      const chunk = pseudoRandomBytes(50_000, 7)
       await commit(f, await stageAll(f, [chunk]))
       const before = await f.footprint()
       const again = await f.store.stage(await idOf(chunk), chunk)
@@ -149,7 +142,7 @@ export function runChunkStoreConformance(
 
     it('gives a second writer of an uncommitted chunk the ops that make it findable', async () => {
       const f = await open()
-      const chunk = noise(30_000, 8)
+      const chunk = pseudoRandomBytes(30_000, 8)
       const first = await f.store.stage(await idOf(chunk), chunk)
       const second = await f.store.stage(await idOf(chunk), chunk)
       expect(first.isNew).toBe(true)
@@ -164,7 +157,7 @@ export function runChunkStoreConformance(
 
     it('stores concurrent stages of one hash once', async () => {
       const f = await open()
-      const chunk = noise(100_000, 9)
+      const chunk = pseudoRandomBytes(100_000, 9)
       const hash = await idOf(chunk)
       const before = await f.footprint()
       const results = await Promise.all(Array.from({ length: 8 }, () => f.store.stage(hash, chunk)))
@@ -180,7 +173,7 @@ export function runChunkStoreConformance(
     it('stores compressible chunks in fewer bytes than their size, random ones not', async () => {
       const f = await open()
       const text = prose(64 * 1024, 10)
-      const random = noise(64 * 1024, 11)
+      const random = pseudoRandomBytes(64 * 1024, 11)
       const [t, r] = await stageAll(f, [text, random])
       expect(t?.storedBytes).toBeLessThan(text.length * 0.9)
       expect(r?.storedBytes).toBeGreaterThanOrEqual(random.length)
@@ -192,8 +185,8 @@ export function runChunkStoreConformance(
 
     it('refuses to serve a chunk whose stored bytes were damaged', async () => {
       const f = await open()
-      const damaged = [noise(40_000, 12), prose(40_000, 13)]
-      const intact = noise(40_000, 14)
+      const damaged = [pseudoRandomBytes(40_000, 12), prose(40_000, 13)]
+      const intact = pseudoRandomBytes(40_000, 14)
       await commit(f, await stageAll(f, [...damaged, intact]))
       for (const c of damaged) await f.corrupt(await idOf(c))
       for (const c of damaged) {
@@ -211,7 +204,7 @@ export function runChunkStoreConformance(
       let f = await open()
       const groups = [0, 1, 2].map((g) =>
         Array.from({ length: 6 }, (_, i) =>
-          (i % 2 ? prose : noise)(5000 + g * 997 + i * 31, g * 10 + i),
+          (i % 2 ? prose : pseudoRandomBytes)(5000 + g * 997 + i * 31, g * 10 + i),
         ),
       )
       for (const group of groups) await commit(f, await stageAll(f, group))
@@ -220,7 +213,7 @@ export function runChunkStoreConformance(
         expect(await f.store.has(await idOf(c))).toBe(true)
         expect(sameBytes(await f.store.read(await idOf(c)), c)).toBe(true)
       }
-      const later = noise(20_000, 99)
+      const later = pseudoRandomBytes(20_000, 99)
       await commit(f, await stageAll(f, [later]))
       f = await reopen(f)
       expect(sameBytes(await f.store.read(await idOf(later)), later)).toBe(true)
@@ -230,7 +223,7 @@ export function runChunkStoreConformance(
     it('commits concurrent groups that share flushes', async () => {
       let f = await open()
       const groups = [0, 1, 2, 3].map((g) =>
-        Array.from({ length: 5 }, (_, i) => noise(3000 + i * 101, 500 + g * 10 + i)),
+        Array.from({ length: 5 }, (_, i) => pseudoRandomBytes(3000 + i * 101, 500 + g * 10 + i)),
       )
       await Promise.all(groups.map(async (group) => commit(f, await stageAll(f, group))))
       f = await reopen(f)
@@ -240,8 +233,8 @@ export function runChunkStoreConformance(
 
     it('forgets chunks whose batch never committed once reopened', async () => {
       const f = await open()
-      const kept = noise(20_000, 15)
-      const lost = noise(20_000, 16)
+      const kept = pseudoRandomBytes(20_000, 15)
+      const lost = pseudoRandomBytes(20_000, 16)
       await commit(f, await stageAll(f, [kept]))
       await f.store.stage(await idOf(lost), lost)
       await f.store.flush()
@@ -257,7 +250,7 @@ export function runChunkStoreConformance(
 
     it('answers CLOSED once closed', async () => {
       const f = await open()
-      const chunk = noise(1000, 17)
+      const chunk = pseudoRandomBytes(1000, 17)
       const hash = await idOf(chunk)
       await commit(f, await stageAll(f, [chunk]))
       await f.store.close()
@@ -269,7 +262,9 @@ export function runChunkStoreConformance(
 
     it('rejects hashes that are not 32 bytes', async () => {
       const f = await open()
-      await expect(f.store.stage(new Uint8Array(20), noise(10, 18))).rejects.toThrow(RangeError)
+      await expect(f.store.stage(new Uint8Array(20), pseudoRandomBytes(10, 18))).rejects.toThrow(
+        RangeError,
+      )
       await expect(f.store.read(new Uint8Array(33))).rejects.toThrow(RangeError)
     })
   })
