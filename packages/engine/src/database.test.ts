@@ -304,6 +304,25 @@ describe('Database (memory-level)', () => {
     expect(text(await db.readFile('/keep'))).toBe('safe')
   })
 
+  it('records the hash algorithm chosen at creation and refuses another on reopen', async () => {
+    const level = new MemoryLevel()
+    const blake = await Database.open({ level, hashAlgorithm: 'blake3' })
+    const written = await blake.writeFile('/f', 'hashed with blake3')
+    expect(blake.stats().hashAlgorithm).toBe('blake3')
+    await blake.close()
+    await rejectsWith(Database.open({ level, hashAlgorithm: 'sha256' }), 'CONFLICT')
+    const reopened = await Database.open({ level })
+    expect(reopened.stats().hashAlgorithm).toBe('blake3')
+    expect(text(await reopened.readFile('/f'))).toBe('hashed with blake3')
+    expect((await reopened.stat('/f')).hash).toBe(written.hash)
+    const sha = await Database.open({ level: new MemoryLevel() })
+    await sha.writeFile('/f', 'hashed with blake3')
+    expect((await sha.stat('/f')).hash).not.toBe(written.hash)
+    expect(sha.head()).not.toBe(reopened.head())
+    await sha.close()
+    await reopened.close()
+  })
+
   it('fails every call with CLOSED after close', async () => {
     await db.close()
     await rejectsWith(db.writeFile('/x', 'y'), 'CLOSED')

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto'
+import { MemoryLevel } from 'memory-level'
+import { describe, expect, it } from 'vitest'
+import { createLevelChunkStore } from '../chunks/level-chunk-store'
+import type { Hasher } from '../hashing/hasher'
+import { toHex } from '../internal/hex'
+import { createLevelMetaStore } from '../meta/level-meta-store'
+import type { MetaStore } from '../meta/meta-store'
+import { ObjectStore } from '../objects/object-store'
+import type { RefMove } from './committer'
+import { Committer } from './committer'
+import type { Mutation } from './committer'
+
+const hasher: Hasher = {
+  algorithm: 'sha256',
+  hashDomain: (domain, bytes) =>
+    new Uint8Array(createHash('sha256').update(`${domain}:`).update(bytes).digest()),
+  createStream: () => {
+    throw new Error('not needed')
+  },
+}
+
+/** A metadata store whose next batches can be held back or made to fail. */
+function controllableMeta(inner: MetaStore) {
+  const gates: { release: () => void; fail: boolean; opened: Promise<void> }[] = []
+  const meta: MetaStore = {
+    ...inner,
+    async batch(ops, options) {
+      const gate = gates.shift()
+      if (gate !== undefined) {
+        await gate.opened
+        if (gate.fail) throw new Error('disk full')
+      }
+      return inner.batch(ops, options)
+    },
+  }
+  const hold = (fail: boolean) => {
+    let release = () => undefined as void
+    const opened = new Promise<void>((resolve) => (release = resolve))
+    gates.push({ release, fail, opened })
+    return release
+  }
+  return { meta, hold }
+}
+
+/** A mutation that puts a leaf page holding one entry name, on top of whatever root it gets. */
+function mutation(name: string, seen: string[]): Mutation<string> {
+  return {
+    ref: 'HEAD',
+    async apply({ root, objects }) {
+      seen.push(toHex(root))
+      const next = objects.put({
+        type: 'leaf',
+        entries: [
+          {
+            name,
+            kind: 'symlink',
+            hash: root,
+            size: 0,
+            createdAt: 0,
+            updatedAt: 0,
+            files: 0,
+            dirs: 0,
+            links: 0,
+          },
+        ],
+      })
+      return { root: next, result: toHex(next) }
+    },
+  }
+}
+
+describe('Committer', () => {
+  it('rejects a group whose batch fails, keeps the ref, and builds the next group on the durable root', async () => {
+    const inner = createLevelMetaStore(new MemoryLevel())
+    const { meta, hold } = controllableMeta(inner)
+    const objects = new ObjectStore(meta, hasher, 1 << 20)
+    const zero = new Uint8Array(32)
+    const refs = new Map<string, Uint8Array>([['HEAD', zero]])
+    const committed: RefMove[] = []
+    const committer = new Committer({
+      meta,
+      objects,
+      chunks: createLevelChunkStore({ meta }),
+      now: () => 0,
+      rootOf: (ref) => refs.get(ref) as Uint8Array,
+      groupOps: () => [],
+      onCommitted: (moves) => {
+        for (const m of moves) refs.set(m.ref, m.to)
+        committed.push(...moves)
+      },
+    })
+    const seen: string[] = []
+    const release = hold(true)
+    const first = committer.submit(mutation('a', seen))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    // Queued while the first group is stuck in its batch: it lands in the next group.
+    const second = committer.submit(mutation('b', seen))
+    release()
+    await expect(first).rejects.toThrow('disk full')
+    const b = await second
+    expect(committed).toHaveLength(1)
+    expect(seen).toEqual([toHex(zero), toHex(zero)])
+    expect(toHex(refs.get('HEAD') as Uint8Array)).toBe(b)
+    await committer.idle()
+  })
+
+  it('applies every mutation of a group in order against the latest root, sharing batches', async () => {
+    const inner = createLevelMetaStore(new MemoryLevel())
+    let batches = 0
+    const meta: MetaStore = {
+      ...inner,
+      batch: (ops, options) => (batches++, inner.batch(ops, options)),
+    }
+    const objects = new ObjectStore(meta, hasher, 1 << 20)
+    const refs = new Map<string, Uint8Array>([['HEAD', new Uint8Array(32)]])
+    const committer = new Committer({
+      meta,
+      objects,
+      chunks: createLevelChunkStore({ meta }),
+      now: () => 0,
+      rootOf: (ref) => refs.get(ref) as Uint8Array,
+      groupOps: () => [],
+      onCommitted: (moves) => {
+        for (const m of moves) refs.set(m.ref, m.to)
+      },
+    })
+    const seen: string[] = []
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((n) => committer.submit(mutation(n, seen))),
+    )
+    // Each mutation saw the root the previous one produced.
+    expect(seen.slice(1)).toEqual(results.slice(0, -1))
+    expect(toHex(refs.get('HEAD') as Uint8Array)).toBe(results[3])
+    // The first write starts a group at once; the three queued meanwhile share the next batch.
+    expect(batches).toBe(2)
+  })
+})
