@@ -5,6 +5,7 @@ it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "CHUNK_SIZES",
+      "DEFAULT_INLINE_CHUNK_BYTES",
       "Database",
       "EngineError",
       "MAX_NAME_BYTES",
@@ -17,6 +18,7 @@ it('exports exactly the public surface', () => {
       "createLevelChunkStore",
       "createLevelMetaStore",
       "createPackChunkStore",
+      "createTieredChunkStore",
       "isEngineError",
       "normalizePath",
       "reservedKind",

@@ -5,6 +5,7 @@ import { ClassicLevel } from 'classic-level'
 import type { ChunkStore } from '../chunks/chunk-store'
 import { createLevelChunkStore } from '../chunks/level-chunk-store'
 import { createPackChunkStore } from '../chunks/pack-chunk-store'
+import { createTieredChunkStore } from '../chunks/tiered-chunk-store'
 import { EngineError } from '../errors'
 import { createLevelMetaStore } from '../meta/level-meta-store'
 import type { MetaStore } from '../meta/meta-store'
@@ -24,7 +25,8 @@ function isLocked(err: unknown): boolean {
 }
 
 /**
- * Opens the on-disk layout: `<path>/meta` (LevelDB) and `<path>/packs` (pack files). A
+ * Opens the on-disk layout: `<path>/meta` (LevelDB, with chunks up to 16 KiB inline) and
+ * `<path>/packs` (pack files for larger chunks). A
  * directory held by another process fails with `LOCKED`; nothing is renamed, wiped or
  * repaired.
  */
@@ -49,7 +51,8 @@ export async function openDiskStorage(path: string): Promise<Storage> {
   }
   const meta = createLevelMetaStore(level)
   try {
-    const chunks = await createPackChunkStore({ dir: join(path, 'packs'), meta })
+    const packs = await createPackChunkStore({ dir: join(path, 'packs'), meta })
+    const chunks = createTieredChunkStore({ small: createLevelChunkStore({ meta }), large: packs })
     return { meta, chunks }
   } catch (err) {
     await meta.close()

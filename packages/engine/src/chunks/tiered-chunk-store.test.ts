@@ -1,0 +1,113 @@
+import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ClassicLevel } from 'classic-level'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createHasher } from '../hashing/create-hasher'
+import { createLevelMetaStore } from '../meta/level-meta-store'
+import { runChunkStoreConformance } from '../testing/chunk-store-conformance'
+import type { ChunkStoreFixture } from '../testing/chunk-store-conformance'
+import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
+import { RECORD_HEADER_LENGTH } from './chunk-record'
+import { createLevelChunkStore } from './level-chunk-store'
+import { createPackChunkStore } from './pack-chunk-store'
+import { packFileName } from './pack-file'
+import { decodePackLocation } from './pack-location'
+import { createTieredChunkStore } from './tiered-chunk-store'
+
+const dirs: string[] = []
+const fixtures: ChunkStoreFixture[] = []
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((f) => f.close()))
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })))
+})
+
+/** Small chunks inline in classic-level, large ones in pack files, as `Database.open({ path })` does. */
+async function tieredFixture(dir: string): Promise<ChunkStoreFixture> {
+  const level = new ClassicLevel(join(dir, 'meta'), { keyEncoding: 'view', valueEncoding: 'view' })
+  await level.open()
+  const meta = createLevelMetaStore(level)
+  const packsDir = join(dir, 'packs')
+  const store = createTieredChunkStore({
+    small: createLevelChunkStore({ meta }),
+    large: await createPackChunkStore({ dir: packsDir, meta }),
+  })
+  let closed = false
+  const fixture: ChunkStoreFixture = {
+    store,
+    meta,
+    async corrupt(hash) {
+      const inline = await meta.get('chunk', hash)
+      if (inline !== undefined) {
+        const damaged = inline.slice()
+        damaged[damaged.length - 1] = (damaged[damaged.length - 1] as number) ^ 0x10
+        await meta.batch([{ type: 'put', space: 'chunk', key: hash, value: damaged }], {
+          sync: true,
+        })
+        return
+      }
+      const entry = await meta.get('chunkidx', hash)
+      if (entry === undefined) throw new Error('corrupt(): chunk is not committed')
+      const at = decodePackLocation(entry)
+      const file = await open(join(packsDir, packFileName(at.pack)), 'r+')
+      const position = at.offset + RECORD_HEADER_LENGTH + (at.storedLength >> 1)
+      const byte = Buffer.alloc(1)
+      await file.read(byte, 0, 1, position)
+      byte[0] = (byte[0] as number) ^ 0xff
+      await file.write(byte, 0, 1, position)
+      await file.close()
+    },
+    async footprint() {
+      let total = 0
+      for await (const [, value] of meta.iterate('chunk')) total += value.length
+      for (const name of await readdir(packsDir)) total += (await stat(join(packsDir, name))).size
+      return total
+    },
+    async reopen() {
+      await fixture.close()
+      const next = await tieredFixture(dir)
+      fixtures.push(next)
+      return next
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await store.close()
+      await meta.close()
+    },
+  }
+  return fixture
+}
+
+async function newFixture(): Promise<ChunkStoreFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'svcdb-tiered-'))
+  dirs.push(dir)
+  const fixture = await tieredFixture(dir)
+  fixtures.push(fixture)
+  return fixture
+}
+
+runChunkStoreConformance('tiered (classic-level + packs)', newFixture)
+
+describe('tiered chunk store', () => {
+  it('keeps small chunks in the metadata store and large ones in packs, with no pack fsync for small groups', async () => {
+    const { store, meta } = await newFixture()
+    const hasher = await createHasher('sha256')
+    const small = pseudoRandomBytes(4096, 1)
+    const large = pseudoRandomBytes(100_000, 2)
+    const smallHash = hasher.hashDomain('chunk', small)
+    const largeHash = hasher.hashDomain('chunk', large)
+    const smallStage = await store.stage(smallHash, small)
+    expect(smallStage.ops.map((op) => op.space)).toEqual(['chunk'])
+    expect(await store.flush()).toEqual([])
+    await meta.batch(smallStage.ops, { sync: true })
+    const largeStage = await store.stage(largeHash, large)
+    expect(largeStage.ops.map((op) => op.space)).toEqual(['chunkidx'])
+    const flushOps = await store.flush()
+    expect(flushOps.length).toBeGreaterThan(0)
+    await meta.batch([...largeStage.ops, ...flushOps], { sync: true })
+    store.committed()
+    expect(Buffer.from(await store.read(smallHash)).equals(small)).toBe(true)
+    expect(Buffer.from(await store.read(largeHash)).equals(large)).toBe(true)
+  })
+})
