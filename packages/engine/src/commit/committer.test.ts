@@ -70,26 +70,31 @@ function mutation(name: string, seen: string[]): Mutation<string> {
   }
 }
 
+/** A committer over memory-level whose HEAD starts at the zero hash; records committed moves. */
+function setupCommitter(meta: MetaStore) {
+  const refs = new Map<string, Uint8Array>([['HEAD', new Uint8Array(32)]])
+  const committed: RefMove[] = []
+  const committer = new Committer({
+    meta,
+    objects: new ObjectStore(meta, hasher, 1 << 20),
+    chunks: createLevelChunkStore({ meta }),
+    now: () => 0,
+    rootOf: (ref) => refs.get(ref) as Uint8Array,
+    groupOps: () => [],
+    onCommitted: (moves) => {
+      for (const m of moves) refs.set(m.ref, m.to)
+      committed.push(...moves)
+    },
+  })
+  return { committer, refs, committed, head: () => toHex(refs.get('HEAD') as Uint8Array) }
+}
+
 describe('Committer', () => {
   it('rejects a group whose batch fails, keeps the ref, and builds the next group on the durable root', async () => {
     const inner = createLevelMetaStore(new MemoryLevel())
     const { meta, hold } = controllableMeta(inner)
-    const objects = new ObjectStore(meta, hasher, 1 << 20)
     const zero = new Uint8Array(32)
-    const refs = new Map<string, Uint8Array>([['HEAD', zero]])
-    const committed: RefMove[] = []
-    const committer = new Committer({
-      meta,
-      objects,
-      chunks: createLevelChunkStore({ meta }),
-      now: () => 0,
-      rootOf: (ref) => refs.get(ref) as Uint8Array,
-      groupOps: () => [],
-      onCommitted: (moves) => {
-        for (const m of moves) refs.set(m.ref, m.to)
-        committed.push(...moves)
-      },
-    })
+    const { committer, committed, head } = setupCommitter(meta)
     const seen: string[] = []
     const release = hold(true)
     const first = committer.submit(mutation('a', seen))
@@ -101,7 +106,7 @@ describe('Committer', () => {
     const b = await second
     expect(committed).toHaveLength(1)
     expect(seen).toEqual([toHex(zero), toHex(zero)])
-    expect(toHex(refs.get('HEAD') as Uint8Array)).toBe(b)
+    expect(head()).toBe(b)
     await committer.idle()
   })
 
@@ -112,26 +117,14 @@ describe('Committer', () => {
       ...inner,
       batch: (ops, options) => (batches++, inner.batch(ops, options)),
     }
-    const objects = new ObjectStore(meta, hasher, 1 << 20)
-    const refs = new Map<string, Uint8Array>([['HEAD', new Uint8Array(32)]])
-    const committer = new Committer({
-      meta,
-      objects,
-      chunks: createLevelChunkStore({ meta }),
-      now: () => 0,
-      rootOf: (ref) => refs.get(ref) as Uint8Array,
-      groupOps: () => [],
-      onCommitted: (moves) => {
-        for (const m of moves) refs.set(m.ref, m.to)
-      },
-    })
+    const { committer, head } = setupCommitter(meta)
     const seen: string[] = []
     const results = await Promise.all(
       ['a', 'b', 'c', 'd'].map((n) => committer.submit(mutation(n, seen))),
     )
     // Each mutation saw the root the previous one produced.
     expect(seen.slice(1)).toEqual(results.slice(0, -1))
-    expect(toHex(refs.get('HEAD') as Uint8Array)).toBe(results[3])
+    expect(head()).toBe(results[3])
     // The first write starts a group at once; the three queued meanwhile share the next batch.
     expect(batches).toBe(2)
   })

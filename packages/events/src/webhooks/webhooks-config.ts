@@ -1,20 +1,15 @@
 import * as v from 'valibot'
 import { EventsError } from '../errors'
+import { EVENT_TYPES } from '../event-types'
 import type { BusEventType } from '../event-types'
 
 /** Where the webhook configuration lives inside the database. */
 export const WEBHOOKS_CONFIG_PATH = '/.svcdb/webhooks.json'
 
-/** Event types a webhook may ask for (everything published on the bus). */
-const WEBHOOK_EVENT_TYPES = [
-  'entries_created',
-  'entries_deleted',
-  'versions_created',
-  'permissions_changed',
-  'indexes_changed',
-  'heartbeat',
-  'metrics',
-] as const satisfies readonly BusEventType[]
+/** Event types a webhook may ask for: everything published on the bus (not `events_lost`). */
+const WEBHOOK_EVENT_TYPES = EVENT_TYPES.filter(
+  (type): type is BusEventType => type !== 'events_lost',
+)
 
 /** Shortest accepted signing secret. */
 const MIN_SECRET_LENGTH = 16
