@@ -1,6 +1,5 @@
 // Runs every `packages/*/bench/*.bench.ts` (and examples') and prints a table and JSON.
-// A bench module exports `benchmarks`: [{ name, run: () => Promise<Result[]> }], where
-// Result = { name, value, unit, target?, better?: 'higher' | 'lower', note? }.
+// A bench module exports `benchmarks`: Benchmark[] (types in scripts/bench-protocol.ts).
 // Usage: pnpm bench [filter]   (filter matches package or benchmark names)
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'

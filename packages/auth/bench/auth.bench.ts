@@ -4,15 +4,7 @@ import { createAuth, createMemoryIdentityStore, createRulesEvaluator } from '../
 import type { Rule } from '../src/index'
 import { createAccessTokenCodec } from '../src/tokens/access-token'
 import { generateSigningKey } from '../src/tokens/signing-key'
-
-interface Result {
-  name: string
-  value: number
-  unit: string
-  target?: number
-  better?: 'higher' | 'lower'
-  note?: string
-}
+import type { BenchResult } from '../../../scripts/bench-protocol'
 
 const DURATION_MS = 1500
 
@@ -56,7 +48,7 @@ async function bootstrapped() {
 export const benchmarks = [
   {
     name: 'token exchange',
-    async run(): Promise<Result[]> {
+    async run(): Promise<BenchResult[]> {
       const { auth, rootApiKey } = await bootstrapped()
       const valid = await perSecond(() => auth.exchangeApiKey(rootApiKey))
       const refuse = (key: string) => auth.exchangeApiKey(key).catch(() => undefined)
@@ -89,7 +81,7 @@ export const benchmarks = [
   },
   {
     name: 'jwt verification',
-    async run(): Promise<Result[]> {
+    async run(): Promise<BenchResult[]> {
       const codec = await createAccessTokenCodec(await generateSigningKey(Date.now()), 3600)
       const { token } = await codec.mint({ subject: 'u', keyId: 'k', now: Date.now() })
       const raw = await perSecond(() => codec.verify(token, Date.now()))
@@ -109,7 +101,7 @@ export const benchmarks = [
   },
   {
     name: 'rule evaluation',
-    run(): Promise<Result[]> {
+    run(): Promise<BenchResult[]> {
       const rules: Rule[] = Array.from({ length: 100 }, (_, i) => ({
         [`/projects/p${i}/${i % 2 === 0 ? '**' : '*.txt'}`]: i % 3 === 0 ? 'crudlify' : '-r--l---',
       }))

@@ -4,15 +4,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createEventBus, createSseStream, envelopeToSseMessage } from '../src/index'
 import type { EventBus, Subscription } from '../src/index'
-
-interface Result {
-  name: string
-  value: number
-  unit: string
-  target?: number
-  better?: 'higher' | 'lower'
-  note?: string
-}
+import type { BenchResult } from '../../../scripts/bench-protocol'
 
 const SUBSCRIBERS = 1_000
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -42,7 +34,7 @@ const consumeAll = (subs: Subscription[], onBatch: (index: number, n: number) =>
     }
   })
 
-async function fanOut(): Promise<Result[]> {
+async function fanOut(): Promise<BenchResult[]> {
   const total = 50_000
   const burst = 200
   const bus = createEventBus({ queueSize: burst * 2 })
@@ -70,7 +62,7 @@ async function fanOut(): Promise<Result[]> {
   ]
 }
 
-async function fanOutFiltered(): Promise<Result[]> {
+async function fanOutFiltered(): Promise<BenchResult[]> {
   const total = 20_000
   const burst = 200
   const bus = createEventBus({ queueSize: burst * 2 })
@@ -104,7 +96,7 @@ async function fanOutFiltered(): Promise<Result[]> {
   ]
 }
 
-async function sseFanOut(): Promise<Result[]> {
+async function sseFanOut(): Promise<BenchResult[]> {
   const total = 10_000
   const burst = 100
   const bus = createEventBus({ queueSize: burst * 4 })
@@ -147,7 +139,7 @@ async function sseFanOut(): Promise<Result[]> {
   ]
 }
 
-async function latency(): Promise<Result[]> {
+async function latency(): Promise<BenchResult[]> {
   const rate = 1_000 // events/s
   const seconds = 3
   const bus = createEventBus()
@@ -192,7 +184,7 @@ async function latency(): Promise<Result[]> {
   ]
 }
 
-async function memory(): Promise<Result[]> {
+async function memory(): Promise<BenchResult[]> {
   const count = 10_000
   const bus = createEventBus({ replaySize: 0 })
   const before = await heapUsed()
