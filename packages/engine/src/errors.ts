@@ -22,7 +22,10 @@ export type EngineErrorCode =
   | 'LOCKED'
   /** The database was closed. */
   | 'CLOSED'
+  /** An archive is malformed, truncated, lies about a hash or is incomplete; nothing was changed. */
   | 'INVALID_ARCHIVE'
+  /** An input exceeded a configured size or count limit. */
+  | 'TOO_LARGE'
   /** A patch does not apply to the current HEAD. */
   | 'BASE_MISMATCH'
   /** An operation was cancelled through its `AbortSignal`. */
