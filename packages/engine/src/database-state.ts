@@ -1,6 +1,6 @@
-import type { RefMove, Tally } from './commit/committer'
+import type { RefInfo, RefMove, Tally } from './commit/committer'
 import { EngineError } from './errors'
-import { toHex } from './internal/hex'
+import { parseHash, toHex } from './internal/hex'
 import type { MetaOp, MetaStore } from './meta/meta-store'
 import type { HashAlgorithm } from './hashing/hasher'
 import type { StoredCounters } from './stats/engine-stats'
@@ -45,6 +45,36 @@ function logKey(seq: number): string {
   return String(seq).padStart(16, '0')
 }
 
+/** One ref move of the version log, as stored. */
+export interface LogRecord {
+  seq: number
+  ref: string
+  /** Hex roots; `null` when the ref did not exist before, or was removed. */
+  from: string | null
+  to: string | null
+  at: number
+}
+
+/** The version log, oldest first (or newest first with `reverse`). */
+export async function* readVersionLog(
+  meta: MetaStore,
+  options: { reverse?: boolean; after?: number } = {},
+): AsyncGenerator<LogRecord> {
+  const range = options.after === undefined ? {} : { gt: logKey(options.after) }
+  for await (const [key, value] of meta.iterate('log', {
+    ...range,
+    reverse: options.reverse ?? false,
+  })) {
+    const record = parseJson<Omit<LogRecord, 'seq'>>(value)
+    if (record !== undefined) yield { seq: Number(key), ...record }
+  }
+}
+
+/** The root bytes of a log record's side, if any. */
+export function logRoot(hex: string | null): Uint8Array | undefined {
+  return hex === null ? undefined : parseHash(hex)
+}
+
 /**
  * The mutable bookkeeping of an open database: refs, persistent counters and the version log
  * sequence. Changes are staged as ops for the commit batch and applied in memory only once
@@ -53,13 +83,32 @@ function logKey(seq: number): string {
 export class DatabaseState {
   constructor(
     readonly refs: Map<string, Uint8Array>,
+    readonly infos: Map<string, RefInfo>,
     public counters: StoredCounters,
     private logSeq: number,
-  ) {}
+  ) {
+    for (const ref of refs.keys()) this.countRef(ref, 1)
+  }
+
+  private countRef(ref: string, delta: number): void {
+    if (ref.startsWith('snap/')) this.namedRefs.snapshots += delta
+    else if (ref.startsWith('fork/')) this.namedRefs.forks += delta
+  }
+
+  /** Snapshots and forks, kept as refs come and go so stats stay O(1). */
+  readonly namedRefs = { snapshots: 0, forks: 0 }
+
+  /** Sequence number of the latest version log record. */
+  get lastLogSeq(): number {
+    return this.logSeq
+  }
 
   static async load(meta: MetaStore): Promise<DatabaseState> {
     const refs = new Map<string, Uint8Array>()
     for await (const [key, value] of meta.iterate('ref')) refs.set(key, value)
+    const infos = new Map<string, RefInfo>()
+    for await (const [key, value] of meta.iterate('refinfo'))
+      infos.set(key, parseJson<RefInfo>(value) as RefInfo)
     const counters = parseJson<StoredCounters>(await meta.get('meta', 'counters')) ?? {
       chunks: 0,
       chunkRawBytes: 0,
@@ -68,7 +117,7 @@ export class DatabaseState {
     }
     let logSeq = 0
     for await (const [key] of meta.iterate('log', { reverse: true, limit: 1 })) logSeq = Number(key)
-    return new DatabaseState(refs, counters, logSeq)
+    return new DatabaseState(refs, infos, counters, logSeq)
   }
 
   /** Counters after a group's tally. */
@@ -89,8 +138,16 @@ export class DatabaseState {
     let seq = this.logSeq
     for (const move of moves) {
       seq++
-      const record = { ref: move.ref, from: toHex(move.from), to: toHex(move.to), at: move.at }
+      const record = {
+        ref: move.ref,
+        from: move.from === null ? null : toHex(move.from),
+        to: move.to === null ? null : toHex(move.to),
+        at: move.at,
+      }
       ops.push({ type: 'put', space: 'log', key: logKey(seq), value: jsonValue(record) })
+      if (move.to === null) ops.push({ type: 'del', space: 'refinfo', key: move.ref })
+      else if (move.info !== undefined)
+        ops.push({ type: 'put', space: 'refinfo', key: move.ref, value: jsonValue(move.info) })
       if (seq > VERSION_LOG_LIMIT)
         ops.push({ type: 'del', space: 'log', key: logKey(seq - VERSION_LOG_LIMIT) })
     }
@@ -101,6 +158,17 @@ export class DatabaseState {
   committed(moves: readonly RefMove[], tally: Tally): void {
     this.counters = this.countersAfter(tally)
     this.logSeq += moves.length
-    for (const move of moves) this.refs.set(move.ref, move.to)
+    for (const move of moves) {
+      const existed = this.refs.has(move.ref)
+      if (move.to === null) {
+        if (existed) this.countRef(move.ref, -1)
+        this.refs.delete(move.ref)
+        this.infos.delete(move.ref)
+      } else {
+        if (!existed) this.countRef(move.ref, 1)
+        this.refs.set(move.ref, move.to)
+        if (move.info !== undefined) this.infos.set(move.ref, move.info)
+      }
+    }
   }
 }

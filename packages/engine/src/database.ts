@@ -1,41 +1,31 @@
 import type { AbstractLevel } from 'abstract-level'
-import type { ChunkStore } from './chunks/chunk-store'
+import type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
+import type { DatabaseChange } from './changes/database-change'
 import { CHUNK_SIZES } from './chunking/fastcdc'
-import { Committer } from './commit/committer'
-import type { Mutation } from './commit/committer'
 import { DATABASE_FORMAT_VERSION, DatabaseState, jsonValue, readFormat } from './database-state'
-import type { FormatRecord } from './database-state'
-import type { Entry } from './entry'
+import { EngineCore, rootPage } from './engine-core'
+import type { Clock } from './engine-core'
 import { EngineError } from './errors'
 import { createHasher } from './hashing/create-hasher'
 import type { HashAlgorithm } from './hashing/hasher'
-import { parseHash, toHex } from './internal/hex'
-import type { MetaStore } from './meta/meta-store'
+import { parseHash } from './internal/hex'
 import { ObjectStore, WriteSet } from './objects/object-store'
 import { pageTotals } from './objects/tree-objects'
-import type { Totals } from './objects/tree-objects'
-import { normalizePath } from './path/db-path'
-import { TreeView } from './read/tree-view'
-import type { ListOptions, ReadStreamOptions, StatOptions, ViewContext } from './read/tree-view'
+import type { TreeView } from './read/tree-view'
 import type { EngineStats } from './stats/engine-stats'
-import { DatabaseMeters } from './stats/database-meters'
 import { openDiskStorage, openLevelStorage } from './storage/open-storage'
 import type { Storage } from './storage/open-storage'
-import { ingest } from './write/ingest'
-import {
-  deleteMutation,
-  mkdirMutation,
-  relocateMutation,
-  symlinkMutation,
-  writeFileMutation,
-} from './write/mutations'
-import type { WriteFileOptions } from './write/mutations'
-import type { WriteData } from './write/write-data'
-
-/** A source of the current time in Unix milliseconds; injectable for tests. */
-export interface Clock {
-  now(): number
-}
+import { withStoredVersion } from './versions/existing-version'
+import { Forks } from './versions/forks'
+import { history } from './versions/history'
+import type { HistoryEntry } from './versions/history'
+import { assertRefName, HEAD, refKey } from './versions/ref-names'
+import { moveRefMutation } from './versions/ref-mutations'
+import { restoreFileMutation } from './versions/restore-file'
+import { Snapshots } from './versions/snapshots'
+import { resolveVersion } from './versions/version-spec'
+import type { ChangeResult } from './workspace'
+import { Workspace } from './workspace'
 
 /** Options of {@link Database.open}: a directory on disk, or any abstract-level database. */
 export interface DatabaseOptions {
@@ -51,68 +41,30 @@ export interface DatabaseOptions {
   cacheBytes?: number
 }
 
-/** What a file write returns: the entry written, the version produced, and whether it is new. */
-export type WriteResult = Entry & { version: string; created: boolean }
-
-/** What a delete, move, copy, mkdir or symlink returns. */
-export interface ChangeResult {
-  path: string
-  entryType: Entry['entryType']
-  version: string
-}
-
-const HEAD = 'HEAD'
 const systemClock: Clock = { now: () => Date.now() }
 
 /**
  * A versioned, content-addressed file database (DESIGN §3). Every write produces a new
- * version; `head()` is the current one and `at(version)` reads any stored one.
+ * version; `head()` is the current one, `at()` reads any stored one, `snapshots` name them,
+ * `fork(name)` writes beside HEAD, and archives move versions between databases.
  *
  * @example
  * const db = await Database.open({ path: './data' })
  * await db.writeFile('/notes/today.md', '# hello', { contentType: 'text/markdown' })
+ * await db.snapshots.create('before-edit')
  * console.log(new TextDecoder().decode(await db.readFile('/notes/today.md')))
  * await db.close()
  */
-export class Database {
-  private closed = false
-  private readonly committer: Committer
-  private readonly view: ViewContext
-  private headTotals: Totals
-  private pendingWrites = 0
-  private readonly meters: DatabaseMeters
+export class Database extends Workspace {
+  /** Named, immutable versions. */
+  readonly snapshots: Snapshots
+  /** Writable lines of versions beside HEAD. */
+  readonly forks: Forks
 
-  private constructor(
-    private readonly meta: MetaStore,
-    private readonly chunks: ChunkStore,
-    private readonly objects: ObjectStore,
-    private readonly state: DatabaseState,
-    private readonly format: FormatRecord,
-    private readonly clock: Clock,
-    headTotals: Totals,
-  ) {
-    this.headTotals = headTotals
-    const now = () => clock.now()
-    this.meters = new DatabaseMeters(now)
-    this.view = {
-      objects,
-      chunks,
-      assertOpen: () => this.assertOpen(),
-      onRead: (bytes, ms) => this.meters.read(bytes, ms),
-    }
-    this.committer = new Committer({
-      meta,
-      objects,
-      chunks,
-      now,
-      rootOf: (ref) => this.rootOf(ref),
-      groupOps: (moves, tally) => state.groupOps(moves, tally),
-      onCommitted: (moves, tally) => {
-        state.committed(moves, tally)
-        if (moves.some((m) => m.ref === HEAD)) this.refreshHeadTotals()
-      },
-      onFlush: (ms) => this.meters.latency.flush.record(ms),
-    })
+  private constructor(core: EngineCore) {
+    super(core, HEAD)
+    this.snapshots = new Snapshots(core)
+    this.forks = new Forks(core)
   }
 
   /** Opens (creating when absent) a database on disk (`path`) or in an abstract-level database (`level`). */
@@ -125,7 +77,7 @@ export class Database {
         ? await openDiskStorage(options.path)
         : await openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
     try {
-      return await Database.start(storage, options)
+      return new Database(await openCore(storage, options))
     } catch (err) {
       await storage.chunks.close().catch(() => undefined)
       await storage.meta.close().catch(() => undefined)
@@ -133,228 +85,127 @@ export class Database {
     }
   }
 
-  private static async start(
-    { meta, chunks }: Storage,
-    options: DatabaseOptions,
-  ): Promise<Database> {
-    const clock = options.clock ?? systemClock
-    let format = await readFormat(meta)
-    if (
-      format !== undefined &&
-      options.hashAlgorithm !== undefined &&
-      options.hashAlgorithm !== format.hashAlgorithm
-    ) {
-      throw new EngineError(
-        'CONFLICT',
-        `this database was created with ${format.hashAlgorithm}, not ${options.hashAlgorithm}`,
-      )
-    }
-    const hasher = await createHasher(format?.hashAlgorithm ?? options.hashAlgorithm ?? 'sha256')
-    const objects = new ObjectStore(meta, hasher, options.cacheBytes ?? 64 << 20)
-    if (format === undefined) {
-      format = {
-        formatVersion: DATABASE_FORMAT_VERSION,
-        hashAlgorithm: hasher.algorithm,
-        chunker: { min: CHUNK_SIZES.minSize, avg: CHUNK_SIZES.avgSize, max: CHUNK_SIZES.maxSize },
-        createdAt: clock.now(),
-      }
-      const init = new WriteSet(objects)
-      const root = init.put({ type: 'leaf', entries: [] })
-      await meta.batch(
-        [
-          ...init.ops(),
-          { type: 'put', space: 'ref', key: HEAD, value: root },
-          { type: 'put', space: 'meta', key: 'format', value: jsonValue(format) },
-        ],
-        { sync: true },
-      )
-    }
-    const state = await DatabaseState.load(meta)
-    const head = state.refs.get(HEAD)
-    if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
-    const totals = pageTotals(await asDirPage(objects, head))
-    return new Database(meta, chunks, objects, state, format, clock, totals)
-  }
-
-  /** Hex hash of the current version. */
-  head(): string {
-    return toHex(this.rootOf(HEAD))
+  /**
+   * The file API on fork `name` (see {@link Forks.create}); calls fail with `NOT_FOUND` while
+   * the fork does not exist.
+   */
+  fork(name: string): Workspace {
+    assertRefName('fork', name)
+    return Workspace.forRef(this.core, refKey('fork', name))
   }
 
   /**
-   * A read-only view of a stored version (`INVALID_HASH` for a malformed hash; reads of an
-   * unknown version fail with `NOT_FOUND`).
+   * A read-only view of a stored version: a hex hash, `{ snapshot }` or `{ version }`
+   * (`INVALID_HASH` for a malformed hash, `NOT_FOUND` for an unknown snapshot; reads of an
+   * unknown hash fail with `NOT_FOUND`).
    */
-  at(version: string): TreeView {
-    this.assertOpen()
-    return new TreeView(this.view, parseHash(version))
-  }
-
-  async stat(path: string, options?: StatOptions): Promise<Entry> {
-    return this.current().stat(path, options)
-  }
-
-  async readFile(path: string): Promise<Uint8Array> {
-    return this.current().readFile(path)
-  }
-
-  createReadStream(path: string, options?: ReadStreamOptions): ReadableStream<Uint8Array> {
-    return this.current().createReadStream(path, options)
-  }
-
-  async *list(dir: string, options?: ListOptions): AsyncGenerator<Entry> {
-    yield* this.current().list(dir, options)
-  }
-
-  async readlink(path: string): Promise<string> {
-    return this.current().readlink(path)
+  at(version: string | { snapshot: string } | { version: string }): TreeView {
+    this.core.assertOpen()
+    const spec = typeof version === 'string' ? { version } : version
+    return this.core.viewOf(resolveVersion(this.core, spec))
   }
 
   /**
-   * Writes a file (creating parent directories) and resolves once it is durable. Content is
-   * streamed through the chunker; only chunks not already stored take space.
+   * Makes any stored version HEAD (`INVALID_HASH` if `version` is not 64 hex digits,
+   * `NOT_FOUND` if it is not stored). Returns the new HEAD and the version it replaced.
    */
-  async writeFile(
+  async promote(version: string): Promise<{ version: string; previous: string }> {
+    const root = parseHash(version)
+    return withStoredVersion(this.core, root, () =>
+      this.core.submit(
+        moveRefMutation(HEAD, { root }, 'promote', [refKey('import', version.toLowerCase())]),
+      ),
+    )
+  }
+
+  /**
+   * How the entry at `path` changed across the version log and the snapshots, newest first:
+   * one item per version where it was added, modified or deleted, and one per snapshot
+   * (`unchanged` when the snapshot holds what the previous item described).
+   */
+  async history(path: string): Promise<HistoryEntry[]> {
+    this.core.assertOpen()
+    return history(this.core, path)
+  }
+
+  /** Puts the entry `path` had in a snapshot or version back into HEAD (file, symlink or whole directory). */
+  async restoreFile(
     path: string,
-    data: WriteData,
-    options: WriteFileOptions = {},
-  ): Promise<WriteResult> {
-    this.assertOpen()
-    const target = normalizePath(path)
-    const started = performance.now()
-    const content = await ingest(data, this.chunks, this.objects.hasher, options.signal)
-    this.meters.chunksIngested(content.chunks.length, content.newChunks)
-    let outcome
-    try {
-      outcome = await this.submit(writeFileMutation(HEAD, target, content, options))
-    } catch (err) {
-      this.state.counters.voidBytes += content.newStoredBytes
-      throw err
-    }
-    this.meters.write(content.size, performance.now() - started)
-    const { entry, file } = outcome
-    const result: WriteResult = {
-      path: target,
-      name: entry.name,
-      entryType: 'file',
-      size: entry.size,
-      hash: toHex(file.contentHash),
-      contentType: file.contentType,
-      createdAt: entry.createdAt,
-      updatedAt: entry.updatedAt,
-      version: outcome.version,
-      created: outcome.created,
-    }
-    if (options.metadata !== undefined) result.metadata = options.metadata
-    return result
-  }
-
-  /** Creates a directory and its parents (an existing directory is fine). */
-  async mkdir(path: string): Promise<ChangeResult> {
-    const target = normalizePath(path)
-    const version = await this.submit(mkdirMutation(HEAD, target))
-    return { path: target, entryType: 'directory', version }
-  }
-
-  /** Deletes a file, symlink or empty directory; a non-empty directory needs `recursive`. */
-  async delete(path: string, options: { recursive?: boolean } = {}): Promise<ChangeResult> {
-    const target = normalizePath(path)
-    const { entry, version } = await this.submit(
-      deleteMutation(HEAD, target, options.recursive ?? false),
+    from: { snapshot: string } | { version: string },
+  ): Promise<ChangeResult> {
+    this.core.assertOpen()
+    const root = resolveVersion(this.core, from)
+    return withStoredVersion(this.core, root, () =>
+      this.core.submit(restoreFileMutation(HEAD, path, root)),
     )
-    return { path: target, entryType: entry.kind, version }
   }
 
-  /** Moves an entry; the target must not exist. No content is copied. */
-  async move(from: string, to: string): Promise<ChangeResult> {
-    const target = normalizePath(to)
-    const { entry, version } = await this.submit(
-      relocateMutation(HEAD, normalizePath(from), target, false),
-    )
-    return { path: target, entryType: entry.kind, version }
+  /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */
+  onChange(listener: ChangeListener): () => void {
+    return this.core.feed.on(listener)
   }
 
-  /** Copies an entry by reference; the target must not exist. */
-  async copy(from: string, to: string): Promise<ChangeResult> {
-    const target = normalizePath(to)
-    const { entry, version } = await this.submit(
-      relocateMutation(HEAD, normalizePath(from), target, true),
-    )
-    return { path: target, entryType: entry.kind, version }
-  }
-
-  /** Creates or replaces a symlink at `path` pointing at `target` (absolute, or relative to the link's directory). */
-  async symlink(path: string, target: string): Promise<ChangeResult> {
-    const at = normalizePath(path)
-    const { version } = await this.submit(symlinkMutation(HEAD, at, target))
-    return { path: at, entryType: 'symlink', version }
+  /** Durable changes from now on; ends when the database closes or `signal` aborts. */
+  changes(options?: ChangeIterationOptions): AsyncGenerator<DatabaseChange> {
+    this.core.assertOpen()
+    return this.core.feed.iterate(options)
   }
 
   /** The counters of DESIGN §3.7, in constant time. */
   stats(): EngineStats {
-    return this.meters.snapshot({
-      hashAlgorithm: this.format.hashAlgorithm,
-      chunkSize: this.format.chunker.avg,
-      counters: this.state.counters,
-      head: this.headTotals,
-      pendingWrites: this.pendingWrites,
+    const { core } = this
+    return core.meters.snapshot({
+      hashAlgorithm: core.format.hashAlgorithm,
+      chunkSize: core.format.chunker.avg,
+      counters: core.state.counters,
+      head: core.headTotals,
+      pendingWrites: core.pendingWrites,
+      ...core.state.namedRefs,
     })
   }
 
   /** Waits for pending writes, then releases the storage. Later calls fail with `CLOSED`. */
   async close(): Promise<void> {
-    if (this.closed) return
-    this.closed = true
-    await this.committer.idle()
-    await this.chunks.close()
-    await this.meta.close()
-  }
-
-  private current(): TreeView {
-    this.assertOpen()
-    return new TreeView(this.view, this.rootOf(HEAD))
-  }
-
-  private async submit<T>(mutation: Mutation<T>): Promise<T> {
-    this.assertOpen()
-    this.pendingWrites++
-    try {
-      return await this.committer.submit(mutation)
-    } finally {
-      this.pendingWrites--
-    }
-  }
-
-  private rootOf(ref: string): Uint8Array {
-    const root = this.state.refs.get(ref)
-    if (root === undefined) throw new EngineError('NOT_FOUND', `no ref ${ref}`)
-    return root
-  }
-
-  private refreshHeadTotals(): void {
-    const head = this.rootOf(HEAD)
-    // The new root page was just committed, so it is normally in the cache.
-    const cached = this.objects.peek(head)
-    if (cached !== undefined && (cached.type === 'leaf' || cached.type === 'node')) {
-      this.headTotals = pageTotals(cached)
-      return
-    }
-    void asDirPage(this.objects, head).then(
-      (page) => {
-        if (this.rootOf(HEAD) === head) this.headTotals = pageTotals(page)
-      },
-      () => undefined,
-    )
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new EngineError('CLOSED', 'the database is closed')
+    await this.core.close()
   }
 }
 
-async function asDirPage(objects: ObjectStore, hash: Uint8Array) {
-  const page = await objects.get(hash)
-  if (page.type !== 'leaf' && page.type !== 'node')
-    throw new EngineError('CONTENT_CORRUPT', 'the root of a version is not a directory')
-  return page
+async function openCore({ meta, chunks }: Storage, options: DatabaseOptions): Promise<EngineCore> {
+  const clock = options.clock ?? systemClock
+  let format = await readFormat(meta)
+  if (
+    format !== undefined &&
+    options.hashAlgorithm !== undefined &&
+    options.hashAlgorithm !== format.hashAlgorithm
+  ) {
+    throw new EngineError(
+      'CONFLICT',
+      `this database was created with ${format.hashAlgorithm}, not ${options.hashAlgorithm}`,
+    )
+  }
+  const hasher = await createHasher(format?.hashAlgorithm ?? options.hashAlgorithm ?? 'sha256')
+  const objects = new ObjectStore(meta, hasher, options.cacheBytes ?? 64 << 20)
+  if (format === undefined) {
+    format = {
+      formatVersion: DATABASE_FORMAT_VERSION,
+      hashAlgorithm: hasher.algorithm,
+      chunker: { min: CHUNK_SIZES.minSize, avg: CHUNK_SIZES.avgSize, max: CHUNK_SIZES.maxSize },
+      createdAt: clock.now(),
+    }
+    const init = new WriteSet(objects)
+    const root = init.put({ type: 'leaf', entries: [] })
+    await meta.batch(
+      [
+        ...init.ops(),
+        { type: 'put', space: 'ref', key: HEAD, value: root },
+        { type: 'put', space: 'meta', key: 'format', value: jsonValue(format) },
+      ],
+      { sync: true },
+    )
+  }
+  const state = await DatabaseState.load(meta)
+  const head = state.refs.get(HEAD)
+  if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
+  const headTotals = pageTotals(await rootPage(objects, head))
+  return new EngineCore({ meta, chunks, objects, state, format, clock, headTotals })
 }

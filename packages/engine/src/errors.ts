@@ -11,6 +11,10 @@ export type EngineErrorCode =
   /** A directory still holds entries and `recursive` was not given. */
   | 'NOT_EMPTY'
   | 'INVALID_PATH'
+  /** An argument is malformed (a value of the wrong shape or size). */
+  | 'INVALID_INPUT'
+  /** A snapshot or fork name is not acceptable. */
+  | 'INVALID_NAME'
   | 'INVALID_HASH'
   /** A conditional write (`ifMatch`, `ifNoneMatch`) did not hold. */
   | 'PRECONDITION_FAILED'
@@ -28,6 +32,8 @@ export type EngineErrorCode =
   | 'TOO_LARGE'
   /** A patch does not apply to the current HEAD. */
   | 'BASE_MISMATCH'
+  /** A change-feed consumer fell too far behind and changes were dropped. */
+  | 'OVERRUN'
   /** An operation was cancelled through its `AbortSignal`. */
   | 'ABORTED'
   /** The storage layer failed; see `cause`. */

@@ -82,7 +82,7 @@ function setupCommitter(meta: MetaStore) {
     rootOf: (ref) => refs.get(ref) as Uint8Array,
     groupOps: () => [],
     onCommitted: (moves) => {
-      for (const m of moves) refs.set(m.ref, m.to)
+      for (const m of moves) if (m.to !== null) refs.set(m.ref, m.to)
       committed.push(...moves)
     },
   })

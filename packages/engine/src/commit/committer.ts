@@ -2,41 +2,76 @@ import type { ChunkStore } from '../chunks/chunk-store'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import type { ObjectStore } from '../objects/object-store'
 import { WriteSet } from '../objects/object-store'
+import type { DatabaseChange } from '../changes/database-change'
+import { EngineError } from '../errors'
+import { describeRef } from '../versions/ref-names'
 
-/** What a mutation sees: the current root of its ref and the group's object write set. */
+const NO_ROOT = new Uint8Array(0)
+
+/** What a mutation sees: roots of refs as of its turn, the group's object write set, the time. */
 export interface MutationContext {
+  /** Current root of the mutation's ref (an empty array for a mutation with no ref). */
   root: Uint8Array
+  /** Current root of any ref, counting earlier mutations of the same group. */
+  rootOf(ref: string): Uint8Array | undefined
   objects: WriteSet
   now: number
 }
 
-/** Storage a mutation added, summed per group for the persistent counters. */
+/** Storage a mutation added (or, negative, removed), summed per group for the persistent counters. */
 export interface Tally {
   chunks: number
   rawBytes: number
   storedBytes: number
 }
 
-/** What a mutation produced: the ref's new root, extra ops for the batch, and its result. */
+/** What is recorded with a snapshot or fork ref besides its root. */
+export interface RefInfo {
+  /** Unix milliseconds. */
+  createdAt: number
+  metadata?: Record<string, unknown>
+  /** Hex hash of the version a fork started from. */
+  base?: string
+}
+
+/** A ref set to a root (with its info, when it has one), or removed (`null`). */
+export interface RefUpdate {
+  ref: string
+  root: Uint8Array | null
+  info?: RefInfo
+}
+
+/** What a mutation produced: new roots, extra ops for the batch, changes to report, its result. */
 export interface MutationOutcome<T> {
-  root: Uint8Array
+  /** New root of the mutation's ref; omitted leaves it as it is. */
+  root?: Uint8Array
+  /** Moves of other refs (or of refs, for a mutation without one). */
+  refs?: RefUpdate[]
   ops?: MetaOp[]
   tally?: Tally
+  /** Reported on the change feed once the group is durable. */
+  changes?: DatabaseChange[]
   result: T
 }
 
-/** A change of one ref, applied in order against the latest root. */
+/**
+ * A change applied in order against the latest roots. With a `ref`, the ref must exist
+ * (else `NOT_FOUND`) and `root` is its current root; without one, the mutation works on
+ * whatever refs it names.
+ */
 export interface Mutation<T> {
-  ref: string
+  ref?: string
   apply(context: MutationContext): Promise<MutationOutcome<T>>
 }
 
-/** A committed ref move, for the version log, counters and the change feed. */
+/** A committed ref move (`null`: absent before, or removed), for the version log and stats. */
 export interface RefMove {
   ref: string
-  from: Uint8Array
-  to: Uint8Array
+  from: Uint8Array | null
+  to: Uint8Array | null
   at: number
+  /** Info to record with the ref (a new snapshot or fork). */
+  info?: RefInfo
 }
 
 /** Hooks the database gives the committer. */
@@ -46,11 +81,11 @@ export interface CommitterDeps {
   chunks: ChunkStore
   now(): number
   /** Current committed root of a ref. */
-  rootOf(ref: string): Uint8Array
+  rootOf(ref: string): Uint8Array | undefined
   /** Extra ops for a group about to commit (version log, counters), from its ref moves. */
   groupOps(moves: readonly RefMove[], tally: Tally): MetaOp[]
   /** Called after a group is durable, before its writers are answered. */
-  onCommitted(moves: readonly RefMove[], tally: Tally): void
+  onCommitted(moves: readonly RefMove[], tally: Tally, changes: readonly DatabaseChange[]): void
   /** Measures the durable part of a group (pack sync + synced batch), in ms. */
   onFlush?(ms: number): void
 }
@@ -98,26 +133,44 @@ export class Committer {
   private async commitGroup(group: Pending[]): Promise<void> {
     const { deps } = this
     const objects = new WriteSet(deps.objects)
-    const roots = new Map<string, Uint8Array>()
+    const roots = new Map<string, Uint8Array | null>()
     const moves: RefMove[] = []
     const ops: MetaOp[] = []
+    const changes: DatabaseChange[] = []
     const done: { pending: Pending; result: unknown }[] = []
     const tally: Tally = { chunks: 0, rawBytes: 0, storedBytes: 0 }
     const now = deps.now()
+    const rootOf = (ref: string): Uint8Array | undefined =>
+      roots.has(ref) ? (roots.get(ref) ?? undefined) : deps.rootOf(ref)
     for (const pending of group) {
       const { ref } = pending.mutation
       const mark = objects.mark()
-      const from = roots.get(ref) ?? deps.rootOf(ref)
       try {
-        const outcome = await pending.mutation.apply({ root: from, objects, now })
-        roots.set(ref, outcome.root)
+        const root = ref === undefined ? NO_ROOT : rootOf(ref)
+        if (root === undefined)
+          throw new EngineError('NOT_FOUND', `${describeRef(ref as string)} does not exist`)
+        const outcome = await pending.mutation.apply({ root, rootOf, objects, now })
+        const updates = outcome.refs ?? []
+        if (outcome.root !== undefined && ref !== undefined)
+          updates.unshift({ ref, root: outcome.root })
+        for (const update of updates) {
+          const move: RefMove = {
+            ref: update.ref,
+            from: rootOf(update.ref) ?? null,
+            to: update.root,
+            at: now,
+          }
+          if (update.info !== undefined) move.info = update.info
+          moves.push(move)
+          roots.set(update.ref, update.root)
+        }
         if (outcome.ops !== undefined) ops.push(...outcome.ops)
+        if (outcome.changes !== undefined) changes.push(...outcome.changes)
         if (outcome.tally !== undefined) {
           tally.chunks += outcome.tally.chunks
           tally.rawBytes += outcome.tally.rawBytes
           tally.storedBytes += outcome.tally.storedBytes
         }
-        moves.push({ ref, from, to: outcome.root, at: now })
         done.push({ pending, result: outcome.result })
       } catch (err) {
         objects.rollback(mark)
@@ -128,12 +181,11 @@ export class Committer {
     try {
       const started = performance.now()
       const chunkOps = await deps.chunks.flush()
-      const refOps: MetaOp[] = [...roots].map(([ref, root]) => ({
-        type: 'put',
-        space: 'ref',
-        key: ref,
-        value: root,
-      }))
+      const refOps = [...roots].map(([ref, root]): MetaOp =>
+        root === null
+          ? { type: 'del', space: 'ref', key: ref }
+          : { type: 'put', space: 'ref', key: ref, value: root },
+      )
       await deps.meta.batch(
         [...objects.ops(), ...ops, ...chunkOps, ...refOps, ...deps.groupOps(moves, tally)],
         { sync: true },
@@ -145,7 +197,7 @@ export class Committer {
     }
     deps.chunks.committed()
     deps.objects.adopt(objects.entries())
-    deps.onCommitted(moves, tally)
+    deps.onCommitted(moves, tally, changes)
     for (const { pending, result } of done) pending.resolve(result)
   }
 }

@@ -10,6 +10,8 @@ export interface StatsSources {
   counters: StoredCounters
   head: Totals
   pendingWrites: number
+  snapshots: number
+  forks: number
 }
 
 /**
@@ -69,8 +71,8 @@ export class DatabaseMeters {
         directories: head.dirs,
         symlinks: head.links,
         chunks: counters.chunks,
-        snapshots: 0,
-        forks: 0,
+        snapshots: sources.snapshots,
+        forks: sources.forks,
       },
       sizes: {
         logicalData: head.bytes,

@@ -1,5 +1,6 @@
 import type { ChunkStore } from '../chunks/chunk-store'
 import { createChunker } from '../chunking/fastcdc'
+import type { Lease } from '../gc/gc-fence'
 import type { Hasher } from '../hashing/hasher'
 import type { MetaOp } from '../meta/meta-store'
 import type { ChunkRef } from '../objects/tree-objects'
@@ -37,8 +38,9 @@ export async function ingest(
   data: WriteData,
   chunks: ChunkStore,
   hasher: Hasher,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal | undefined; lease?: Lease } = {},
 ): Promise<Ingested> {
+  const { signal, lease } = options
   const chunker = createChunker()
   const content = hasher.createStream()
   content.update(CONTENT_PREFIX)
@@ -58,6 +60,10 @@ export async function ingest(
     content.update(hash)
     out.chunks.push({ hash, size: bytes.length })
     out.size += bytes.length
+    // Pinned before the store checks for the chunk, so GC cannot delete a chunk this file
+    // is about to reuse (see GcFence).
+    const sweeping = lease?.add(hash)
+    if (sweeping !== undefined) await sweeping
     inflight.push(
       chunks.stage(hash, bytes).then((result) => {
         out.ops.push(...result.ops)

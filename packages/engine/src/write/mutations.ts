@@ -1,3 +1,4 @@
+import { entriesChange } from '../changes/database-change'
 import type { Mutation, MutationContext } from '../commit/committer'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
@@ -116,6 +117,9 @@ export function writeFileMutation(
         root: result.hash,
         ops: content.ops,
         tally,
+        changes: [
+          entriesChange('entries_created', ref, result.hash, now, [{ path, entryType: 'file' }]),
+        ],
         result: { ...(outcome as Omit<WriteOutcome, 'version'>), version: toHex(result.hash) },
       }
     },
@@ -128,6 +132,7 @@ export function mkdirMutation(ref: string, path: string): Mutation<string> {
   return {
     ref,
     async apply({ root, objects, now }) {
+      let created = false
       const result = await editAtPath(
         objects,
         root,
@@ -135,6 +140,7 @@ export function mkdirMutation(ref: string, path: string): Mutation<string> {
         (existing) => {
           if (existing?.kind === 'directory') return undefined
           if (existing !== undefined) throw conflict(path, existing, 'create a directory there')
+          created = true
           const hash = emptyDirectory(objects)
           return {
             name: baseName(path),
@@ -150,7 +156,14 @@ export function mkdirMutation(ref: string, path: string): Mutation<string> {
         },
         { createParents: true, now },
       )
-      return { root: result.hash, result: toHex(result.hash) }
+      const changes = created
+        ? [
+            entriesChange('entries_created', ref, result.hash, now, [
+              { path, entryType: 'directory' },
+            ]),
+          ]
+        : []
+      return { root: result.hash, changes, result: toHex(result.hash) }
     },
   }
 }
@@ -187,9 +200,15 @@ export function deleteMutation(
         },
         { createParents: false, now },
       )
+      const entry = removed as DirEntry
       return {
         root: result.hash,
-        result: { entry: removed as DirEntry, version: toHex(result.hash) },
+        changes: [
+          entriesChange('entries_deleted', ref, result.hash, now, [
+            { path, entryType: entry.kind },
+          ]),
+        ],
+        result: { entry, version: toHex(result.hash) },
       }
     },
   }
@@ -241,7 +260,19 @@ export function relocateMutation(
         },
         { createParents: true, now },
       )
-      return { root: result.hash, result: { entry: moved, version: toHex(result.hash) } }
+      const changes = [
+        entriesChange('entries_created', ref, result.hash, now, [
+          { path: to, entryType: moved.kind },
+        ]),
+      ]
+      if (!keepSource) {
+        changes.unshift(
+          entriesChange('entries_deleted', ref, result.hash, now, [
+            { path: from, entryType: moved.kind },
+          ]),
+        )
+      }
+      return { root: result.hash, changes, result: { entry: moved, version: toHex(result.hash) } }
     },
   }
 }
@@ -294,6 +325,9 @@ export function symlinkMutation(
       )
       return {
         root: result.hash,
+        changes: [
+          entriesChange('entries_created', ref, result.hash, now, [{ path, entryType: 'symlink' }]),
+        ],
         result: { entry: created as DirEntry, version: toHex(result.hash) },
       }
     },

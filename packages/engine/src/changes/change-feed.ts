@@ -1,0 +1,103 @@
+import { EngineError } from '../errors'
+import type { DatabaseChange } from './database-change'
+
+/** Options of {@link ChangeFeed.iterate}. */
+export interface ChangeIterationOptions {
+  /** Ends the iteration (normally) when aborted. */
+  signal?: AbortSignal
+  /**
+   * Changes kept for a consumer that has not caught up (default 10,000). Beyond that the
+   * iteration fails with `OVERRUN` rather than holding unbounded memory or silently skipping.
+   */
+  bufferSize?: number
+}
+
+/** Receives each durable change, synchronously, in commit order. */
+export type ChangeListener = (change: DatabaseChange) => void
+
+/**
+ * Fan-out of durable changes: synchronous listeners (the server's event bus) and async
+ * iterators with a bounded buffer each. A throwing listener is isolated from the others and
+ * from the commit that produced the change.
+ */
+export class ChangeFeed {
+  private readonly listeners = new Set<ChangeListener>()
+  private closed = false
+
+  /** Calls `listener` for every change from now on; returns the unsubscribe function. */
+  on(listener: ChangeListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  emit(changes: readonly DatabaseChange[]): void {
+    for (const change of changes) {
+      for (const listener of this.listeners) {
+        try {
+          listener(change)
+        } catch (err) {
+          queueMicrotask(() => {
+            throw err
+          })
+        }
+      }
+    }
+  }
+
+  /** Ends every iteration; later `iterate()` calls end at once. */
+  close(): void {
+    this.closed = true
+    for (const listener of this.listeners) if (isCloser(listener)) listener.end()
+  }
+
+  /** Changes from now on, as an async iterable. */
+  async *iterate(options: ChangeIterationOptions = {}): AsyncGenerator<DatabaseChange> {
+    const limit = options.bufferSize ?? 10_000
+    const buffer: DatabaseChange[] = []
+    let wake: (() => void) | undefined
+    let ended = this.closed
+    let overrun = false
+    const listener = Object.assign(
+      (change: DatabaseChange) => {
+        if (buffer.length >= limit) overrun = true
+        else buffer.push(change)
+        wake?.()
+      },
+      {
+        end: () => {
+          ended = true
+          wake?.()
+        },
+      },
+    )
+    const onAbort = (): void => listener.end()
+    options.signal?.addEventListener('abort', onAbort)
+    if (options.signal?.aborted === true) ended = true
+    this.listeners.add(listener)
+    try {
+      for (;;) {
+        const next = buffer.shift()
+        if (next !== undefined) {
+          yield next
+          continue
+        }
+        if (overrun) {
+          throw new EngineError(
+            'OVERRUN',
+            `change feed consumer fell more than ${limit} changes behind; resubscribe and resynchronise`,
+          )
+        }
+        if (ended) return
+        await new Promise<void>((resolve) => (wake = resolve))
+        wake = undefined
+      }
+    } finally {
+      this.listeners.delete(listener)
+      options.signal?.removeEventListener('abort', onAbort)
+    }
+  }
+}
+
+function isCloser(listener: ChangeListener): listener is ChangeListener & { end(): void } {
+  return typeof (listener as { end?: unknown }).end === 'function'
+}

@@ -1,0 +1,82 @@
+import type { EngineCore } from '../engine-core'
+import { EngineError } from '../errors'
+import { toHex } from '../internal/hex'
+import { withStoredVersion } from './existing-version'
+import { assertRefName, HEAD, refKey, refName } from './ref-names'
+import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
+import { resolveVersion } from './version-spec'
+import type { VersionSpec } from './version-spec'
+
+/** A writable line of versions beside HEAD. */
+export interface ForkInfo {
+  name: string
+  /** Hex hash of the fork's latest version. */
+  version: string
+  /** Hex hash of the version it started from. */
+  base: string
+  /** Unix milliseconds. */
+  createdAt: number
+}
+
+/**
+ * Forks (DESIGN §3.4): `db.fork(name)` gives the full file API on one; its writes never touch
+ * HEAD until `promote`. A promoted fork stays, so work on it can go on; `abandon` removes it.
+ */
+export class Forks {
+  /** @internal */
+  constructor(private readonly core: EngineCore) {}
+
+  /**
+   * Creates fork `name` at `base`: HEAD by default, else a snapshot name or a version hash
+   * (`NOT_FOUND` if not stored). `CONFLICT` if the name is taken.
+   */
+  async create(name: string, options: { base?: VersionSpec } = {}): Promise<ForkInfo> {
+    assertRefName('fork', name)
+    const from =
+      options.base === undefined ? { ref: HEAD } : { root: resolveVersion(this.core, options.base) }
+    const run = () => this.core.submit(createRefMutation('fork', name, from))
+    const { version, createdAt } =
+      'root' in from ? await withStoredVersion(this.core, from.root, run) : await run()
+    return { name, version, base: version, createdAt }
+  }
+
+  /** Every fork, by name. */
+  async list(): Promise<ForkInfo[]> {
+    this.core.assertOpen()
+    const out: ForkInfo[] = []
+    for (const ref of this.core.state.refs.keys()) {
+      const name = refName('fork', ref)
+      if (name !== undefined) out.push(this.describe(name))
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+
+  /** One fork; `NOT_FOUND` when absent. */
+  async get(name: string): Promise<ForkInfo> {
+    assertRefName('fork', name)
+    this.core.assertOpen()
+    return this.describe(name)
+  }
+
+  /** Makes the fork's latest version HEAD. */
+  async promote(name: string): Promise<{ version: string; previous: string }> {
+    assertRefName('fork', name)
+    return this.core.submit(moveRefMutation(HEAD, { ref: refKey('fork', name) }, 'fork'))
+  }
+
+  /** Removes the fork; its versions stay readable until GC, if nothing else holds them. */
+  async abandon(name: string): Promise<void> {
+    assertRefName('fork', name)
+    await this.core.submit(deleteRefMutation(refKey('fork', name)))
+  }
+
+  private describe(name: string): ForkInfo {
+    const ref = refKey('fork', name)
+    const root = this.core.state.refs.get(ref)
+    if (root === undefined)
+      throw new EngineError('NOT_FOUND', `no fork named ${JSON.stringify(name)}`)
+    const info = this.core.state.infos.get(ref)
+    const version = toHex(root)
+    return { name, version, base: info?.base ?? version, createdAt: info?.createdAt ?? 0 }
+  }
+}

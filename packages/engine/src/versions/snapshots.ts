@@ -1,0 +1,95 @@
+import type { EngineCore } from '../engine-core'
+import { EngineError } from '../errors'
+import { toHex } from '../internal/hex'
+import { assertRefName, HEAD, refKey, refName } from './ref-names'
+import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
+
+/** A named, immutable version. */
+export interface SnapshotInfo {
+  name: string
+  /** Hex hash of the version. */
+  version: string
+  /** Unix milliseconds. */
+  createdAt: number
+  metadata?: Record<string, unknown>
+}
+
+/** Largest accepted snapshot metadata, as JSON text. */
+export const MAX_SNAPSHOT_METADATA_BYTES = 64 * 1024
+
+function assertMetadata(metadata: unknown): void {
+  if (metadata === undefined) return
+  const plain = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+  const text = plain ? JSON.stringify(metadata) : ''
+  if (!plain || Buffer.byteLength(text) > MAX_SNAPSHOT_METADATA_BYTES) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      `snapshot metadata must be a JSON object of at most ${MAX_SNAPSHOT_METADATA_BYTES} bytes`,
+    )
+  }
+}
+
+/**
+ * Named snapshots of HEAD (DESIGN §3.4). A snapshot only records a root, so snapshotting an
+ * unchanged HEAD stores nothing new; it keeps its version alive through GC.
+ */
+export class Snapshots {
+  /** @internal */
+  constructor(private readonly core: EngineCore) {}
+
+  /** Records HEAD as it is now under `name` (`CONFLICT` if the name is taken). */
+  async create(
+    name: string,
+    options: { metadata?: Record<string, unknown> } = {},
+  ): Promise<SnapshotInfo> {
+    assertRefName('snapshot', name)
+    assertMetadata(options.metadata)
+    const { version, createdAt } = await this.core.submit(
+      createRefMutation('snapshot', name, { ref: HEAD }, options.metadata),
+    )
+    const info: SnapshotInfo = { name, version, createdAt }
+    if (options.metadata !== undefined) info.metadata = options.metadata
+    return info
+  }
+
+  /** Every snapshot, by name. */
+  async list(): Promise<SnapshotInfo[]> {
+    this.core.assertOpen()
+    const out: SnapshotInfo[] = []
+    for (const ref of this.core.state.refs.keys()) {
+      const name = refName('snapshot', ref)
+      if (name !== undefined) out.push(this.describe(name))
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+
+  /** One snapshot; `NOT_FOUND` when absent. */
+  async get(name: string): Promise<SnapshotInfo> {
+    assertRefName('snapshot', name)
+    this.core.assertOpen()
+    return this.describe(name)
+  }
+
+  /** Removes a snapshot (its version stays readable until GC, if nothing else holds it). */
+  async delete(name: string): Promise<void> {
+    assertRefName('snapshot', name)
+    await this.core.submit(deleteRefMutation(refKey('snapshot', name)))
+  }
+
+  /** Makes the snapshot HEAD again; returns the new HEAD and the version it replaced. */
+  async restore(name: string): Promise<{ version: string; previous: string }> {
+    assertRefName('snapshot', name)
+    return this.core.submit(moveRefMutation(HEAD, { ref: refKey('snapshot', name) }, 'restore'))
+  }
+
+  private describe(name: string): SnapshotInfo {
+    const ref = refKey('snapshot', name)
+    const root = this.core.state.refs.get(ref)
+    if (root === undefined)
+      throw new EngineError('NOT_FOUND', `no snapshot named ${JSON.stringify(name)}`)
+    const stored = this.core.state.infos.get(ref)
+    const info: SnapshotInfo = { name, version: toHex(root), createdAt: stored?.createdAt ?? 0 }
+    if (stored?.metadata !== undefined) info.metadata = stored.metadata
+    return info
+  }
+}

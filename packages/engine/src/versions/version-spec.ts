@@ -1,0 +1,32 @@
+import type { EngineCore } from '../engine-core'
+import { EngineError } from '../errors'
+import { parseHash } from '../internal/hex'
+import { assertRefName, HEAD, refKey } from './ref-names'
+
+/** A version named by snapshot, by hex hash, or HEAD when omitted. */
+export type VersionSpec = string | { snapshot: string } | { version: string } | undefined
+
+const HEX_HASH = /^[0-9a-fA-F]{64}$/
+
+/**
+ * The root a spec names. A string is a 64-digit hex hash or else a snapshot name (names can
+ * never look like hashes). `NOT_FOUND` for an unknown snapshot; an unknown hash is only
+ * found out when its objects are read.
+ */
+export function resolveVersion(core: EngineCore, spec: VersionSpec): Uint8Array {
+  if (spec === undefined) return core.rootOf(HEAD)
+  if (typeof spec === 'string') {
+    return HEX_HASH.test(spec) ? parseHash(spec) : snapshotRoot(core, spec)
+  }
+  if ('snapshot' in spec) return snapshotRoot(core, spec.snapshot)
+  if ('version' in spec) return parseHash(spec.version)
+  throw new EngineError('INVALID_HASH', 'a version is a snapshot name or a hex hash')
+}
+
+function snapshotRoot(core: EngineCore, name: string): Uint8Array {
+  assertRefName('snapshot', name)
+  const root = core.state.refs.get(refKey('snapshot', name))
+  if (root === undefined)
+    throw new EngineError('NOT_FOUND', `no snapshot named ${JSON.stringify(name)}`)
+  return root
+}

@@ -1,0 +1,176 @@
+import type { Mutation } from './commit/committer'
+import type { EngineCore } from './engine-core'
+import type { Entry } from './entry'
+import { toHex } from './internal/hex'
+import { normalizePath } from './path/db-path'
+import type { TreeView } from './read/tree-view'
+import type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
+import { forkOf } from './versions/ref-names'
+import { ingest } from './write/ingest'
+import {
+  deleteMutation,
+  mkdirMutation,
+  relocateMutation,
+  symlinkMutation,
+  writeFileMutation,
+} from './write/mutations'
+import type { WriteFileOptions } from './write/mutations'
+import type { WriteData } from './write/write-data'
+
+/** What a file write returns: the entry written, the version produced, and whether it is new. */
+export type WriteResult = Entry & { version: string; created: boolean }
+
+/** What a delete, move, copy, mkdir or symlink returns. */
+export interface ChangeResult {
+  path: string
+  entryType: Entry['entryType']
+  version: string
+}
+
+/**
+ * The file API on one line of versions: HEAD (the {@link Database} itself) or a fork
+ * (`db.fork(name)`). Reads see the latest version of that line; every write produces a new
+ * one, durable when the call resolves. Writes to a fork never touch HEAD.
+ */
+export class Workspace {
+  /** @internal */
+  protected constructor(
+    protected readonly core: EngineCore,
+    /** The ref this workspace reads and writes. */
+    protected readonly ref: string,
+  ) {}
+
+  /** @internal A workspace on `ref` (the database builds these). */
+  static forRef(core: EngineCore, ref: string): Workspace {
+    return new Workspace(core, ref)
+  }
+
+  /** The fork this workspace writes to, or `undefined` for HEAD. */
+  get forkName(): string | undefined {
+    return forkOf(this.ref)
+  }
+
+  /** Hex hash of the latest version of this workspace. */
+  head(): string {
+    return toHex(this.core.rootOf(this.ref))
+  }
+
+  async stat(path: string, options?: StatOptions): Promise<Entry> {
+    return this.current().stat(path, options)
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    return this.current().readFile(path)
+  }
+
+  createReadStream(path: string, options?: ReadStreamOptions): ReadableStream<Uint8Array> {
+    return this.current().createReadStream(path, options)
+  }
+
+  async *list(dir: string, options?: ListOptions): AsyncGenerator<Entry> {
+    yield* this.current().list(dir, options)
+  }
+
+  async readlink(path: string): Promise<string> {
+    return this.current().readlink(path)
+  }
+
+  /**
+   * Writes a file (creating parent directories) and resolves once it is durable. Content is
+   * streamed through the chunker; only chunks not already stored take space.
+   */
+  async writeFile(
+    path: string,
+    data: WriteData,
+    options: WriteFileOptions = {},
+  ): Promise<WriteResult> {
+    const { core } = this
+    core.assertOpen()
+    const target = normalizePath(path)
+    const started = performance.now()
+    const lease = core.fence.lease()
+    try {
+      const content = await ingest(data, core.chunks, core.objects.hasher, {
+        signal: options.signal,
+        lease,
+      })
+      core.meters.chunksIngested(content.chunks.length, content.newChunks)
+      let outcome
+      try {
+        outcome = await core.submit(writeFileMutation(this.ref, target, content, options))
+      } catch (err) {
+        core.state.counters.voidBytes += content.newStoredBytes
+        throw err
+      }
+      core.meters.write(content.size, performance.now() - started)
+      const { entry, file } = outcome
+      const result: WriteResult = {
+        path: target,
+        name: entry.name,
+        entryType: 'file',
+        size: entry.size,
+        hash: toHex(file.contentHash),
+        contentType: file.contentType,
+        createdAt: entry.createdAt,
+        updatedAt: entry.updatedAt,
+        version: outcome.version,
+        created: outcome.created,
+      }
+      if (options.metadata !== undefined) result.metadata = options.metadata
+      return result
+    } finally {
+      lease.release()
+    }
+  }
+
+  /** Creates a directory and its parents (an existing directory is fine). */
+  async mkdir(path: string): Promise<ChangeResult> {
+    const target = normalizePath(path)
+    const version = await this.submit(mkdirMutation(this.ref, target))
+    return { path: target, entryType: 'directory', version }
+  }
+
+  /** Deletes a file, symlink or empty directory; a non-empty directory needs `recursive`. */
+  async delete(path: string, options: { recursive?: boolean } = {}): Promise<ChangeResult> {
+    const target = normalizePath(path)
+    const { entry, version } = await this.submit(
+      deleteMutation(this.ref, target, options.recursive ?? false),
+    )
+    return { path: target, entryType: entry.kind, version }
+  }
+
+  /** Moves an entry; the target must not exist. No content is copied. */
+  async move(from: string, to: string): Promise<ChangeResult> {
+    const target = normalizePath(to)
+    const { entry, version } = await this.submit(
+      relocateMutation(this.ref, normalizePath(from), target, false),
+    )
+    return { path: target, entryType: entry.kind, version }
+  }
+
+  /** Copies an entry by reference; the target must not exist. */
+  async copy(from: string, to: string): Promise<ChangeResult> {
+    const target = normalizePath(to)
+    const { entry, version } = await this.submit(
+      relocateMutation(this.ref, normalizePath(from), target, true),
+    )
+    return { path: target, entryType: entry.kind, version }
+  }
+
+  /** Creates or replaces a symlink at `path` pointing at `target` (absolute, or relative to the link's directory). */
+  async symlink(path: string, target: string): Promise<ChangeResult> {
+    const at = normalizePath(path)
+    const { version } = await this.submit(symlinkMutation(this.ref, at, target))
+    return { path: at, entryType: 'symlink', version }
+  }
+
+  /** @internal */
+  protected current(): TreeView {
+    return this.core.viewOf(this.core.rootOf(this.ref))
+  }
+
+  /** @internal */
+  protected submit<T>(mutation: Mutation<T>): Promise<T> {
+    return this.core.submit(mutation)
+  }
+}
