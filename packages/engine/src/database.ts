@@ -1,4 +1,8 @@
 import type { AbstractLevel } from 'abstract-level'
+import { writeArchive } from './archive/export-archive'
+import type { ExportOptions } from './archive/export-archive'
+import { importArchive } from './archive/import-archive'
+import type { ImportOptions, ImportResult } from './archive/import-archive'
 import type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
 import type { DatabaseChange } from './changes/database-change'
 import { CHUNK_SIZES } from './chunking/fastcdc'
@@ -140,6 +144,44 @@ export class Database extends Workspace {
     )
   }
 
+  /**
+   * Streams a `.svcdb` archive of a version (HEAD by default): every object and chunk
+   * reachable from it (format: `docs/archive-format.md`). Importing it into an empty
+   * database reproduces the version hash exactly.
+   */
+  exportArchive(
+    options: { snapshot?: string; version?: string } & ExportOptions = {},
+  ): AsyncGenerator<Uint8Array> {
+    const spec =
+      options.version !== undefined
+        ? { version: options.version }
+        : options.snapshot !== undefined
+          ? { snapshot: options.snapshot }
+          : undefined
+    return writeArchive(this.core, spec, null, options)
+  }
+
+  /**
+   * Streams a patch from `from` to `to` (HEAD by default), each a snapshot name or a hex
+   * version hash: what `to` holds and `from` lacks. It costs in proportion to the change.
+   */
+  diffArchive(options: { from: string; to?: string } & ExportOptions): AsyncGenerator<Uint8Array> {
+    return writeArchive(this.core, options.to, options.from, options)
+  }
+
+  /**
+   * Imports an export or a patch, checking everything in it before publishing anything (see
+   * {@link ImportOptions}). A patch whose base is not HEAD fails with `BASE_MISMATCH` unless
+   * `force`.
+   */
+  async importArchive(
+    source: AsyncIterable<Uint8Array> | Uint8Array,
+    options: ImportOptions = {},
+  ): Promise<ImportResult> {
+    const input = source instanceof Uint8Array ? oneChunk(source) : source
+    return importArchive(this.core, input, options)
+  }
+
   /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void {
     return this.core.feed.on(listener)
@@ -168,6 +210,10 @@ export class Database extends Workspace {
   async close(): Promise<void> {
     await this.core.close()
   }
+}
+
+async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes
 }
 
 async function openCore({ meta, chunks }: Storage, options: DatabaseOptions): Promise<EngineCore> {

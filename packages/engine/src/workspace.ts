@@ -8,6 +8,7 @@ import type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-vi
 import { forkOf } from './versions/ref-names'
 import { ingest } from './write/ingest'
 import {
+  checkFileFields,
   deleteMutation,
   mkdirMutation,
   relocateMutation,
@@ -87,6 +88,8 @@ export class Workspace {
     const { core } = this
     core.assertOpen()
     const target = normalizePath(path)
+    // Checked before any byte is ingested; the mutation checks again.
+    checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
     const started = performance.now()
     const lease = core.fence.lease()
     try {

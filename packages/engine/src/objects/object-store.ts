@@ -34,18 +34,38 @@ export class ObjectStore implements ObjectReader {
   }
 
   async get(hash: Uint8Array): Promise<TreeObject> {
-    const key = toHex(hash)
-    const cached = this.cache.get(key)
+    const cached = this.cache.get(toHex(hash))
     if (cached !== undefined) return cached
+    return (await this.load(hash)).object
+  }
+
+  /**
+   * An object with its stored bytes (always read from storage, for archives and verify);
+   * checked against its hash like every load.
+   */
+  async load(hash: Uint8Array): Promise<{ object: TreeObject; bytes: Uint8Array }> {
+    const key = toHex(hash)
     const bytes = await this.meta.get('obj', hash)
     if (bytes === undefined) throw new EngineError('NOT_FOUND', `object ${key} is not stored`)
     this.counters.loads++
-    const object = decodeObject(bytes)
+    let object: TreeObject
+    try {
+      object = decodeObject(bytes)
+    } catch (err) {
+      throw new EngineError('CONTENT_CORRUPT', `stored object ${key} cannot be decoded`, {
+        cause: err,
+      })
+    }
     if (!sameBytes(this.hasher.hashDomain(domainOf(object), bytes), hash)) {
       throw new EngineError('CONTENT_CORRUPT', `stored object ${key} does not match its hash`)
     }
     this.cache.set(key, object, bytes.length)
-    return object
+    return { object, bytes }
+  }
+
+  /** Forgets cached objects (GC deleted them). */
+  evict(keys: Iterable<string>): void {
+    for (const key of keys) this.cache.delete(key)
   }
 
   /** The decoded object if it is in the cache, without I/O. */

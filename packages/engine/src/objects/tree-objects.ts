@@ -19,7 +19,7 @@ export interface FileObject {
   type: 'file'
   size: number
   contentType: string
-  /** Plain hash of the whole content (no domain prefix): what `sha256sum` prints for sha256. */
+  /** Merkle content hash: hash of `content:` followed by the chunk ids, in order (see `ingest`). */
   contentHash: Uint8Array
   createdAt: number
   updatedAt: number

@@ -254,3 +254,19 @@ describe('change feed', () => {
     expect((await iterated).length).toBe(1)
   })
 })
+
+describe('file fields', () => {
+  it('refuses oversized metadata and bad content types before storing anything', async () => {
+    const { db, countKeys } = await openMemoryDatabase()
+    const before = await countKeys('chunk')
+    await rejectsWith(
+      db.writeFile('/a', 'x', { metadata: { big: 'x'.repeat(70_000) } }),
+      'INVALID_INPUT',
+    )
+    await rejectsWith(db.writeFile('/a', 'x', { metadata: ['no'] as never }), 'INVALID_INPUT')
+    await rejectsWith(db.writeFile('/a', 'x', { contentType: 'text/\nplain' }), 'INVALID_INPUT')
+    await rejectsWith(db.writeFile('/a', 'x', { contentType: 'x'.repeat(256) }), 'INVALID_INPUT')
+    expect(await countKeys('chunk')).toBe(before)
+    await db.close()
+  })
+})

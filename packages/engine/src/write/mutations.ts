@@ -62,6 +62,37 @@ function checkPreconditions(
     })
 }
 
+/** Largest user metadata of a file, as JSON text. */
+export const MAX_METADATA_BYTES = 64 * 1024
+/** Longest content type, in bytes. */
+export const MAX_CONTENT_TYPE_BYTES = 255
+
+/** Refuses a content type or metadata that would not be stored (`INVALID_INPUT`). */
+export function checkFileFields(path: string, metadata: string, options: WriteFileOptions): void {
+  const { contentType } = options
+  if (
+    contentType !== undefined &&
+    (typeof contentType !== 'string' ||
+      // eslint-disable-next-line no-control-regex
+      /[\u0000-\u001f\u007f]/.test(contentType) ||
+      Buffer.byteLength(contentType) > MAX_CONTENT_TYPE_BYTES)
+  ) {
+    throw new EngineError('INVALID_INPUT', `invalid content type for ${path}`, { path })
+  }
+  const plain =
+    options.metadata === undefined ||
+    (typeof options.metadata === 'object' &&
+      options.metadata !== null &&
+      !Array.isArray(options.metadata))
+  if (!plain || Buffer.byteLength(metadata) > MAX_METADATA_BYTES) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      `file metadata must be a JSON object of at most ${MAX_METADATA_BYTES} bytes`,
+      { path },
+    )
+  }
+}
+
 /** Writes ingested content at `path`, creating parent directories. */
 export function writeFileMutation(
   ref: string,
@@ -71,6 +102,7 @@ export function writeFileMutation(
 ): Mutation<WriteOutcome> {
   notRoot(path, 'write a file over')
   const metadata = options.metadata === undefined ? '' : JSON.stringify(options.metadata)
+  checkFileFields(path, metadata, options)
   return {
     ref,
     async apply({ root, objects, now }: MutationContext) {
