@@ -7,7 +7,7 @@ import type { StoredCounters } from './stats/engine-stats'
 
 /** Version of the database layout, recorded at creation. */
 export const DATABASE_FORMAT_VERSION = 1
-/** Ref moves kept in the version log. */
+/** Ref moves kept in the version log by default. */
 export const VERSION_LOG_LIMIT = 10_000
 
 /** What a database records about itself when created. */
@@ -86,6 +86,7 @@ export class DatabaseState {
     readonly infos: Map<string, RefInfo>,
     public counters: StoredCounters,
     private logSeq: number,
+    private readonly logLimit: number = VERSION_LOG_LIMIT,
   ) {
     for (const ref of refs.keys()) this.countRef(ref, 1)
   }
@@ -103,7 +104,7 @@ export class DatabaseState {
     return this.logSeq
   }
 
-  static async load(meta: MetaStore): Promise<DatabaseState> {
+  static async load(meta: MetaStore, logLimit = VERSION_LOG_LIMIT): Promise<DatabaseState> {
     const refs = new Map<string, Uint8Array>()
     for await (const [key, value] of meta.iterate('ref')) refs.set(key, value)
     const infos = new Map<string, RefInfo>()
@@ -117,7 +118,12 @@ export class DatabaseState {
     }
     let logSeq = 0
     for await (const [key] of meta.iterate('log', { reverse: true, limit: 1 })) logSeq = Number(key)
-    return new DatabaseState(refs, infos, counters, logSeq)
+    // A smaller limit than last time: drop what is now outside the window.
+    const trimmed: MetaOp[] = []
+    for await (const [key] of meta.iterate('log', { lte: logKey(logSeq - logLimit) }))
+      trimmed.push({ type: 'del', space: 'log', key })
+    if (trimmed.length > 0) await meta.batch(trimmed, { sync: true })
+    return new DatabaseState(refs, infos, counters, logSeq, logLimit)
   }
 
   /** Counters after a group's tally. */
@@ -148,8 +154,8 @@ export class DatabaseState {
       if (move.to === null) ops.push({ type: 'del', space: 'refinfo', key: move.ref })
       else if (move.info !== undefined)
         ops.push({ type: 'put', space: 'refinfo', key: move.ref, value: jsonValue(move.info) })
-      if (seq > VERSION_LOG_LIMIT)
-        ops.push({ type: 'del', space: 'log', key: logKey(seq - VERSION_LOG_LIMIT) })
+      if (seq > this.logLimit)
+        ops.push({ type: 'del', space: 'log', key: logKey(seq - this.logLimit) })
     }
     return ops
   }

@@ -6,10 +6,18 @@ import type { ImportOptions, ImportResult } from './archive/import-archive'
 import type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
 import type { DatabaseChange } from './changes/database-change'
 import { CHUNK_SIZES } from './chunking/fastcdc'
-import { DATABASE_FORMAT_VERSION, DatabaseState, jsonValue, readFormat } from './database-state'
+import {
+  DATABASE_FORMAT_VERSION,
+  DatabaseState,
+  jsonValue,
+  readFormat,
+  VERSION_LOG_LIMIT,
+} from './database-state'
 import { EngineCore, rootPage } from './engine-core'
 import type { Clock } from './engine-core'
 import { EngineError } from './errors'
+import { collectGarbage } from './gc/collect-garbage'
+import type { GcOptions, GcResult } from './gc/collect-garbage'
 import { createHasher } from './hashing/create-hasher'
 import type { HashAlgorithm } from './hashing/hasher'
 import { parseHash } from './internal/hex'
@@ -43,6 +51,12 @@ export interface DatabaseOptions {
   clock?: Clock
   /** Memory for decoded tree objects (default 64 MiB). */
   cacheBytes?: number
+  /**
+   * Ref moves kept in the version log (default 10,000). The log feeds history and keeps
+   * recent versions alive through GC: a smaller window lets GC reclaim overwritten data
+   * sooner.
+   */
+  versionLogLimit?: number
 }
 
 const systemClock: Clock = { now: () => Date.now() }
@@ -182,6 +196,15 @@ export class Database extends Workspace {
     return importArchive(this.core, input, options)
   }
 
+  /**
+   * Collects garbage online (DESIGN §3.6): objects and chunks no ref, version-log entry or
+   * running operation reaches are removed while writes go on, then pack files with much dead
+   * space are compacted. One collection runs at a time (`CONFLICT` otherwise).
+   */
+  async gc(options?: GcOptions): Promise<GcResult> {
+    return collectGarbage(this.core, options)
+  }
+
   /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void {
     return this.core.feed.on(listener)
@@ -203,6 +226,7 @@ export class Database extends Workspace {
       head: core.headTotals,
       pendingWrites: core.pendingWrites,
       ...core.state.namedRefs,
+      gcLastReclaimedBytes: core.gcLastReclaimedBytes,
     })
   }
 
@@ -249,7 +273,10 @@ async function openCore({ meta, chunks }: Storage, options: DatabaseOptions): Pr
       { sync: true },
     )
   }
-  const state = await DatabaseState.load(meta)
+  const limit = options.versionLogLimit ?? VERSION_LOG_LIMIT
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new RangeError(`versionLogLimit must be a non-negative integer, got ${limit}`)
+  const state = await DatabaseState.load(meta, limit)
   const head = state.refs.get(HEAD)
   if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
   const headTotals = pageTotals(await rootPage(objects, head))

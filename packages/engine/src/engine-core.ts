@@ -51,6 +51,13 @@ export class EngineCore {
   gcWatch: Uint8Array[] | undefined
   headTotals: Totals
   pendingWrites = 0
+  /**
+   * Uploads and imports between their first staged chunk and their commit: pack compaction
+   * must not start while one holds ops it has not committed.
+   */
+  activeWrites = 0
+  /** Bytes the latest garbage collection reclaimed. */
+  gcLastReclaimedBytes = 0
   private closed = false
 
   constructor(parts: CoreParts) {

@@ -92,6 +92,7 @@ export class Workspace {
     checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
     const started = performance.now()
     const lease = core.fence.lease()
+    core.activeWrites++
     try {
       const content = await ingest(data, core.chunks, core.objects.hasher, {
         signal: options.signal,
@@ -122,6 +123,7 @@ export class Workspace {
       if (options.metadata !== undefined) result.metadata = options.metadata
       return result
     } finally {
+      core.activeWrites--
       lease.release()
     }
   }

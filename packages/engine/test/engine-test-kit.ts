@@ -1,6 +1,7 @@
 import { MemoryLevel } from 'memory-level'
 import { expect } from 'vitest'
 import { Database } from '../src/database'
+import type { DatabaseOptions } from '../src/database'
 import { isEngineError } from '../src/errors'
 import type { EngineErrorCode } from '../src/errors'
 
@@ -28,13 +29,16 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** A database in memory-level with a controllable clock, plus its level for inspection. */
-export async function openMemoryDatabase(start = 1_700_000_000_000) {
+export async function openMemoryDatabase(
+  start = 1_700_000_000_000,
+  options: Omit<DatabaseOptions, 'level' | 'path' | 'clock'> = {},
+) {
   const clock = { time: start, now: () => clock.time }
   const level = new MemoryLevel<Uint8Array, Uint8Array>({
     keyEncoding: 'view',
     valueEncoding: 'view',
   })
-  const db = await Database.open({ level, clock })
+  const db = await Database.open({ ...options, level, clock })
   /** Number of keys in a space of the metadata store. */
   const countKeys = async (space: string): Promise<number> =>
     (await level.sublevel(space, { keyEncoding: 'view', valueEncoding: 'view' }).keys().all())

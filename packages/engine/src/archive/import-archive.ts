@@ -82,6 +82,7 @@ export async function importArchive(
     throw err
   }
   const lease = core.fence.lease()
+  core.activeWrites++
   try {
     const staged = await stageFrames(core, archive.frames, lease, options)
     const checker = new ImportChecker(
@@ -136,6 +137,7 @@ export async function importArchive(
       },
     })
   } finally {
+    core.activeWrites--
     lease.release()
   }
 }

@@ -96,6 +96,12 @@ interface Pending {
   reject(err: unknown): void
 }
 
+interface Exclusive {
+  exclusive: () => Promise<unknown>
+  resolve(value: unknown): void
+  reject(err: unknown): void
+}
+
 /**
  * Group commit (DESIGN §3.1): mutations queue up while a group is being made durable; the
  * next group applies all of them in order against the latest roots, then pays one chunk
@@ -104,7 +110,7 @@ interface Pending {
  * order, no writer can lose another's update.
  */
 export class Committer {
-  private queue: Pending[] = []
+  private queue: (Pending | Exclusive)[] = []
   private running: Promise<void> | undefined
 
   constructor(private readonly deps: CommitterDeps) {}
@@ -117,6 +123,17 @@ export class Committer {
     })
   }
 
+  /**
+   * Runs `task` between groups, with no group committing meanwhile: the roots it sees cannot
+   * move until it settles (GC sweeps use this). Mutations queued meanwhile wait for it.
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ exclusive: task, resolve: resolve as (v: unknown) => void, reject })
+      this.running ??= this.drain()
+    })
+  }
+
   /** Resolves once every queued mutation has been handled. */
   async idle(): Promise<void> {
     while (this.running !== undefined) await this.running
@@ -124,7 +141,16 @@ export class Committer {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.commitGroup(this.queue.splice(0))
+      while (this.queue.length > 0) {
+        const first = this.queue[0] as Pending | Exclusive
+        if ('exclusive' in first) {
+          this.queue.shift()
+          await first.exclusive().then(first.resolve, first.reject)
+          continue
+        }
+        const end = this.queue.findIndex((item) => 'exclusive' in item)
+        await this.commitGroup(this.queue.splice(0, end < 0 ? this.queue.length : end) as Pending[])
+      }
     } finally {
       this.running = undefined
     }

@@ -19,6 +19,11 @@ export class GcFence {
     return new Lease(this)
   }
 
+  /** Every pinned hash, as hex. */
+  pinnedKeys(): string[] {
+    return [...this.pins.keys()]
+  }
+
   /** True when an operation holds `key` (a hex hash). */
   isPinned(key: string): boolean {
     return this.pins.has(key)

@@ -63,6 +63,44 @@ export class ObjectStore implements ObjectReader {
     return { object, bytes }
   }
 
+  /**
+   * Many objects at once, `undefined` for those not stored: one batched read for the cache
+   * misses, which are checked but not cached (GC marks millions of objects; caching them
+   * would only evict the working set).
+   */
+  async getMany(hashes: readonly Uint8Array[]): Promise<(TreeObject | undefined)[]> {
+    const out: (TreeObject | undefined)[] = hashes.map((h) => this.cache.get(toHex(h)))
+    const missing: number[] = []
+    for (let i = 0; i < out.length; i++) if (out[i] === undefined) missing.push(i)
+    if (missing.length === 0) return out
+    const values = await this.meta.getMany(
+      'obj',
+      missing.map((i) => hashes[i] as Uint8Array),
+    )
+    values.forEach((bytes, j) => {
+      if (bytes === undefined) return
+      const i = missing[j] as number
+      const hash = hashes[i] as Uint8Array
+      this.counters.loads++
+      let object: TreeObject
+      try {
+        object = decodeObject(bytes)
+      } catch (err) {
+        throw new EngineError('CONTENT_CORRUPT', `stored object ${toHex(hash)} cannot be decoded`, {
+          cause: err,
+        })
+      }
+      if (!sameBytes(this.hasher.hashDomain(domainOf(object), bytes), hash)) {
+        throw new EngineError(
+          'CONTENT_CORRUPT',
+          `stored object ${toHex(hash)} does not match its hash`,
+        )
+      }
+      out[i] = object
+    })
+    return out
+  }
+
   /** Forgets cached objects (GC deleted them). */
   evict(keys: Iterable<string>): void {
     for (const key of keys) this.cache.delete(key)

@@ -12,6 +12,7 @@ export interface StatsSources {
   pendingWrites: number
   snapshots: number
   forks: number
+  gcLastReclaimedBytes: number
 }
 
 /**
@@ -95,6 +96,7 @@ export class DatabaseMeters {
       health: {
         dedupHitRate: this.chunksWritten === 0 ? 0 : this.dedupHits / this.chunksWritten,
         writeBufferDepth: sources.pendingWrites,
+        gcLastReclaimedBytes: sources.gcLastReclaimedBytes,
       },
     }
   }

@@ -39,6 +39,8 @@ export interface EngineStats {
     dedupHitRate: number
     /** Writes waiting for the next group commit. */
     writeBufferDepth: number
+    /** Bytes the latest garbage collection of this process reclaimed. */
+    gcLastReclaimedBytes: number
   }
 }
 

@@ -1,0 +1,223 @@
+import type { CompactReport } from '../chunks/chunk-store'
+import { jsonValue, readVersionLog } from '../database-state'
+import type { EngineCore } from '../engine-core'
+import { EngineError } from '../errors'
+import { parseHash, toHex } from '../internal/hex'
+import type { MetaOp } from '../meta/meta-store'
+import { Marker } from './marker'
+
+/** Options of `db.gc()`. */
+export interface GcOptions {
+  /** Report what would be reclaimed, delete nothing. */
+  dryRun?: boolean
+  /** Cancels between steps with `ABORTED`; what was swept by then stays swept, consistently. */
+  signal?: AbortSignal
+  /**
+   * Called as the collection advances. A returned promise pauses the collection until it
+   * settles: a way to throttle GC against foreground work.
+   */
+  onProgress?(progress: GcProgress): void | Promise<void>
+}
+
+/** Where a collection is. */
+export interface GcProgress {
+  phase: 'mark' | 'scan' | 'sweep' | 'compact'
+  done: number
+  total?: number
+}
+
+/** What a collection found and did (DESIGN §3.6). */
+export interface GcResult {
+  /** Versions marked from: refs (HEAD, snapshots, forks, imports) and the version log. */
+  versionsScanned: number
+  /** Reachable objects and chunks. */
+  liveEntries: number
+  /** Unreachable objects and chunks: removed, or with `dryRun` removable. */
+  garbageEntries: number
+  /** Bytes of the garbage objects and chunks on storage. */
+  reclaimedBytes: number
+  durationMs: number
+  dryRun: boolean
+  /** What pack compaction did; `null` on a dry run or when writes kept it from starting. */
+  compaction: CompactReport | null
+}
+
+interface Candidate {
+  hash: Uint8Array
+  kind: 'object' | 'chunk'
+  storedBytes: number
+  rawBytes: number
+}
+
+/** Garbage removed per synced batch (each in its own short exclusive turn of the committer). */
+const SWEEP_BATCH = 4096
+
+/**
+ * Online garbage collection (DESIGN §3.6). Marks from every ref and the version log, then
+ * lists unmarked objects and chunks. Each sweep batch runs between commit groups: it first
+ * marks from every root committed since marking began and from what running operations have
+ * pinned (uploads, imports, exports), so nothing written, reused or about to be referenced
+ * after the mark began is reclaimed. Finally pack files with much dead space are compacted.
+ */
+export async function collectGarbage(core: EngineCore, options: GcOptions = {}): Promise<GcResult> {
+  core.assertOpen()
+  if (core.gcWatch !== undefined)
+    throw new EngineError('CONFLICT', 'a garbage collection is already running')
+  const started = performance.now()
+  const { signal, onProgress } = options
+  const dryRun = options.dryRun === true
+  core.gcWatch = []
+  try {
+    const roots = await versionRoots(core)
+    const marker = new Marker(core.objects, signal, (done) => onProgress?.({ phase: 'mark', done }))
+    const report = async (progress: GcProgress) => {
+      await onProgress?.(progress)
+    }
+    await marker.mark(roots)
+    const catchUp = async () => {
+      await marker.mark((core.gcWatch ?? []).splice(0))
+      await marker.markPinned(core.fence.pinnedKeys())
+    }
+    await catchUp()
+    await report({ phase: 'scan', done: 0 })
+    const candidates = await scan(core, marker, options)
+    let garbage = candidates
+    if (dryRun) {
+      await core.committer.exclusive(catchUp)
+      garbage = candidates.filter(
+        (c) => !marker.marked.has(c.hash) && !core.fence.isPinned(toHex(c.hash)),
+      )
+    } else {
+      garbage = []
+      for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
+        throwIfAborted(signal)
+        await report({ phase: 'sweep', done: i, total: candidates.length })
+        const batch = candidates.slice(i, i + SWEEP_BATCH)
+        garbage.push(
+          ...(await core.committer.exclusive(async () => {
+            await catchUp()
+            return sweep(
+              core,
+              batch.filter((c) => !marker.marked.has(c.hash)),
+            )
+          })),
+        )
+      }
+    }
+    const compaction = dryRun ? null : await compact(core, options)
+    const reclaimedBytes = garbage.reduce((sum, c) => sum + c.storedBytes, 0)
+    if (!dryRun) core.gcLastReclaimedBytes = reclaimedBytes + (compaction?.reclaimedBytes ?? 0)
+    return {
+      versionsScanned: roots.length,
+      liveEntries: marker.marked.size,
+      garbageEntries: garbage.length,
+      reclaimedBytes,
+      durationMs: Math.round(performance.now() - started),
+      dryRun,
+      compaction,
+    }
+  } finally {
+    core.gcWatch = undefined
+  }
+}
+
+/** Distinct roots of every ref and of the version log window. */
+async function versionRoots(core: EngineCore): Promise<Uint8Array[]> {
+  const seen = new Set<string>()
+  for (const root of core.state.refs.values()) seen.add(toHex(root))
+  for await (const record of readVersionLog(core.meta)) {
+    if (record.from !== null) seen.add(record.from)
+    if (record.to !== null) seen.add(record.to)
+  }
+  return [...seen].map(parseHash)
+}
+
+/** Unmarked stored objects and chunks. */
+async function scan(core: EngineCore, marker: Marker, options: GcOptions): Promise<Candidate[]> {
+  const out: Candidate[] = []
+  let n = 0
+  for await (const [hash, bytes] of core.meta.iterate('obj')) {
+    if (++n % 10_000 === 0) {
+      throwIfAborted(options.signal)
+      await options.onProgress?.({ phase: 'scan', done: n })
+    }
+    if (!marker.marked.has(hash))
+      out.push({ hash, kind: 'object', storedBytes: bytes.length, rawBytes: 0 })
+  }
+  for await (const entry of core.chunks.entries()) {
+    if (++n % 10_000 === 0) {
+      throwIfAborted(options.signal)
+      await options.onProgress?.({ phase: 'scan', done: n })
+    }
+    if (!marker.marked.has(entry.hash)) {
+      const raw = (entry as { rawBytes?: number }).rawBytes ?? entry.storedBytes
+      out.push({ hash: entry.hash, kind: 'chunk', storedBytes: entry.storedBytes, rawBytes: raw })
+    }
+  }
+  return out
+}
+
+/** Removes a batch of garbage in one synced batch; runs with no commit group in progress. */
+async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]> {
+  const byKey = new Map(batch.map((c) => [toHex(c.hash), c]))
+  const removed: Candidate[] = []
+  await core.fence.sweep(byKey.keys(), async (keys) => {
+    const ops: MetaOp[] = []
+    const counters = { ...core.state.counters }
+    for (const key of keys) {
+      const c = byKey.get(key) as Candidate
+      removed.push(c)
+      if (c.kind === 'object') {
+        ops.push({ type: 'del', space: 'obj', key: c.hash })
+      } else {
+        ops.push(...core.chunks.removeOps(c.hash))
+        counters.chunks -= 1
+        counters.chunkStoredBytes -= c.storedBytes
+        counters.chunkRawBytes -= c.rawBytes
+      }
+    }
+    ops.push({ type: 'put', space: 'meta', key: 'counters', value: jsonValue(counters) })
+    await core.meta.batch(ops, { sync: true })
+    core.state.counters = counters
+    core.objects.evict(keys)
+  })
+  return removed
+}
+
+/**
+ * Compacts the chunk store. It may only start while no upload or import holds staged chunks
+ * whose ops are not committed (see `ChunkStore.compact`): it is started between commit
+ * groups when none is running; with writes always in flight it is skipped this time.
+ */
+async function compact(core: EngineCore, options: GcOptions): Promise<CompactReport | null> {
+  throwIfAborted(options.signal)
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const started = await core.committer.exclusive(async () => {
+      if (core.activeWrites > 0) return undefined
+      const run = core.chunks.compact({
+        commit: (ops) => core.submit({ apply: async () => ({ ops, result: undefined }) }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        onProgress: (done, total) => void options.onProgress?.({ phase: 'compact', done, total }),
+      })
+      run.catch(() => undefined)
+      return { run }
+    })
+    if (started !== undefined) {
+      const report = await started.run
+      await core.submit({
+        apply: async () => {
+          core.state.counters.voidBytes = report.deadBytes
+          return { result: undefined }
+        },
+      })
+      return report
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return null
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true)
+    throw new EngineError('ABORTED', 'garbage collection was cancelled', { cause: signal.reason })
+}
