@@ -28,6 +28,8 @@ import type { EngineStats } from './stats/engine-stats'
 import { openDiskStorage, openLevelStorage } from './storage/open-storage'
 import type { Storage } from './storage/open-storage'
 import { withStoredVersion } from './versions/existing-version'
+import { verifyDatabase } from './verify/verify-database'
+import type { VerifyOptions, VerifyResult } from './verify/verify-database'
 import { Forks } from './versions/forks'
 import { history } from './versions/history'
 import type { HistoryEntry } from './versions/history'
@@ -203,6 +205,15 @@ export class Database extends Workspace {
    */
   async gc(options?: GcOptions): Promise<GcResult> {
     return collectGarbage(this.core, options)
+  }
+
+  /**
+   * Re-reads and re-hashes every object and chunk of every version (refs and the version
+   * log) and every stored chunk, reporting what is missing or damaged with the paths that
+   * reach it. Runs online; repairs nothing.
+   */
+  async verify(options?: VerifyOptions): Promise<VerifyResult> {
+    return verifyDatabase(this.core, options)
   }
 
   /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */

@@ -72,3 +72,9 @@ export function isEngineError(err: unknown, code?: EngineErrorCode): err is Engi
     (code === undefined || e.code === code)
   )
 }
+
+/** Throws `ABORTED` (with the signal's reason as cause) once `signal` has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined, what: string): void {
+  if (signal?.aborted === true)
+    throw new EngineError('ABORTED', `${what} was cancelled`, { cause: signal.reason })
+}

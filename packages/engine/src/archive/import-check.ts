@@ -1,5 +1,5 @@
 import type { ChunkStore } from '../chunks/chunk-store'
-import { isEngineError } from '../errors'
+import { isEngineError, throwIfAborted } from '../errors'
 import type { Lease } from '../gc/gc-fence'
 import type { Hasher } from '../hashing/hasher'
 import { sameBytes, toHex } from '../internal/hex'
@@ -73,7 +73,7 @@ export class ImportChecker {
     const counts: ImportCounts = { files: 0, directories: 0, symlinks: 0 }
     let n = 0
     for (const { hash, object } of this.staged.values()) {
-      if (++n % 256 === 0) this.signal?.throwIfAborted()
+      if (++n % 256 === 0) throwIfAborted(this.signal, 'the import')
       await this.checkObject(hash, object)
       if (object.type === 'file') counts.files++
       else if (object.type === 'link') counts.symlinks++

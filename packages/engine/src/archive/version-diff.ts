@@ -1,4 +1,4 @@
-import { EngineError } from '../errors'
+import { EngineError, throwIfAborted } from '../errors'
 import type { HashSet } from '../internal/hash-set'
 import { sameBytes } from '../internal/hex'
 import { entryTotals } from '../objects/tree-objects'
@@ -65,7 +65,7 @@ export class VersionDiff {
     if (from !== undefined)
       yield* this.expand(prev, { kind: 'page', hash: from, height: -1, totals: zero() }, false)
     for (;;) {
-      this.signal?.throwIfAborted()
+      throwIfAborted(this.signal, 'the archive walk')
       const a = next.at(-1)
       const b = prev.at(-1)
       if (a === undefined && b === undefined) return
@@ -158,7 +158,7 @@ export class VersionDiff {
   /** Everything below a directory page that was not sent yet. */
   private async *subtree(hash: Uint8Array): AsyncGenerator<WalkItem> {
     if (this.sent === undefined || this.sent.has(hash)) return
-    this.signal?.throwIfAborted()
+    throwIfAborted(this.signal, 'the archive walk')
     const stack: Item[] = []
     yield* this.expand(stack, { kind: 'page', hash, height: 0, totals: zero() }, true)
     while (stack.length > 0) {
@@ -193,7 +193,7 @@ export class VersionDiff {
     }
     if (file.chunks !== undefined) yield* emitChunks(file.chunks)
     for (const list of file.lists ?? []) {
-      this.signal?.throwIfAborted()
+      throwIfAborted(this.signal, 'the archive walk')
       const loaded = await this.source.load(list.hash)
       if (loaded.object.type !== 'list') throw corrupt(list.hash, 'a chunk list')
       yield* emitChunks(loaded.object.chunks)

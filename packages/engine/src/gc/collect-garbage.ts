@@ -1,7 +1,7 @@
 import type { CompactReport } from '../chunks/chunk-store'
 import { jsonValue, readVersionLog } from '../database-state'
 import type { EngineCore } from '../engine-core'
-import { EngineError } from '../errors'
+import { EngineError, throwIfAborted } from '../errors'
 import { parseHash, toHex } from '../internal/hex'
 import type { MetaOp } from '../meta/meta-store'
 import { Marker } from './marker'
@@ -90,7 +90,7 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
     } else {
       garbage = []
       for (let i = 0; i < candidates.length; i += SWEEP_BATCH) {
-        throwIfAborted(signal)
+        throwIfAborted(signal, 'garbage collection')
         await report({ phase: 'sweep', done: i, total: candidates.length })
         const batch = candidates.slice(i, i + SWEEP_BATCH)
         garbage.push(
@@ -138,7 +138,7 @@ async function scan(core: EngineCore, marker: Marker, options: GcOptions): Promi
   let n = 0
   for await (const [hash, bytes] of core.meta.iterate('obj')) {
     if (++n % 10_000 === 0) {
-      throwIfAborted(options.signal)
+      throwIfAborted(options.signal, 'garbage collection')
       await options.onProgress?.({ phase: 'scan', done: n })
     }
     if (!marker.marked.has(hash))
@@ -146,7 +146,7 @@ async function scan(core: EngineCore, marker: Marker, options: GcOptions): Promi
   }
   for await (const entry of core.chunks.entries()) {
     if (++n % 10_000 === 0) {
-      throwIfAborted(options.signal)
+      throwIfAborted(options.signal, 'garbage collection')
       await options.onProgress?.({ phase: 'scan', done: n })
     }
     if (!marker.marked.has(entry.hash)) {
@@ -190,7 +190,7 @@ async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]>
  * groups when none is running; with writes always in flight it is skipped this time.
  */
 async function compact(core: EngineCore, options: GcOptions): Promise<CompactReport | null> {
-  throwIfAborted(options.signal)
+  throwIfAborted(options.signal, 'garbage collection')
   for (let attempt = 0; attempt < 50; attempt++) {
     const started = await core.committer.exclusive(async () => {
       if (core.activeWrites > 0) return undefined
@@ -215,9 +215,4 @@ async function compact(core: EngineCore, options: GcOptions): Promise<CompactRep
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   return null
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted === true)
-    throw new EngineError('ABORTED', 'garbage collection was cancelled', { cause: signal.reason })
 }

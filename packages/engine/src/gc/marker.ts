@@ -1,4 +1,4 @@
-import { EngineError } from '../errors'
+import { EngineError, throwIfAborted } from '../errors'
 import { HashSet } from '../internal/hash-set'
 import { parseHash, toHex } from '../internal/hex'
 import type { ObjectStore } from '../objects/object-store'
@@ -45,11 +45,7 @@ export class Marker {
     while (level.length > 0) {
       const next: Uint8Array[] = []
       for (let i = 0; i < level.length; i += BATCH) {
-        if (this.signal?.aborted === true) {
-          throw new EngineError('ABORTED', 'garbage collection was cancelled', {
-            cause: this.signal.reason,
-          })
-        }
+        throwIfAborted(this.signal, 'garbage collection')
         const batch = level.slice(i, i + BATCH)
         const loaded = await this.objects.getMany(batch)
         loaded.forEach((object, j) => {

@@ -1,3 +1,4 @@
+import { throwIfAborted } from '../errors'
 import type { ChunkStore } from '../chunks/chunk-store'
 import { createChunker } from '../chunking/fastcdc'
 import type { Lease } from '../gc/gc-fence'
@@ -84,7 +85,7 @@ export async function ingest(
   }
   try {
     for await (const buffer of dataBuffers(data)) {
-      signal?.throwIfAborted()
+      throwIfAborted(signal, 'the write')
       for (const chunk of chunker.push(buffer)) await stage(chunk)
     }
     for (const chunk of chunker.end()) await stage(chunk)
