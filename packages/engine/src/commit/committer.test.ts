@@ -128,4 +128,65 @@ describe('Committer', () => {
     // The first write starts a group at once; the three queued meanwhile share the next batch.
     expect(batches).toBe(2)
   })
+
+  it('runs an exclusive task between groups: nothing commits while it runs', async () => {
+    const meta = createLevelMetaStore(new MemoryLevel())
+    const { committer, committed } = setupCommitter(meta)
+    const seen: string[] = []
+    let release = (): void => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const before = committer.submit(mutation('a', seen))
+    let commitsSeenInside = -1
+    const exclusive = committer.exclusive(async () => {
+      commitsSeenInside = committed.length
+      await gate
+      return committed.length
+    })
+    const after = committer.submit(mutation('b', seen))
+    await before
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    // The later mutation waits for the task.
+    expect(committed).toHaveLength(1)
+    release()
+    expect(await exclusive).toBe(1)
+    await after
+    expect(commitsSeenInside).toBe(1)
+    expect(committed).toHaveLength(2)
+    await expect(
+      committer.exclusive(() => Promise.reject(new Error('task failed'))),
+    ).rejects.toThrow('task failed')
+    // A failed task does not stop the queue.
+    await committer.submit(mutation('c', seen))
+    expect(committed).toHaveLength(3)
+  })
+
+  it('moves, creates and removes several refs from one mutation', async () => {
+    const meta = createLevelMetaStore(new MemoryLevel())
+    const { committer, committed, refs } = setupCommitter(meta)
+    const root = new Uint8Array(32).fill(1)
+    await committer.submit({
+      async apply({ rootOf }) {
+        expect(rootOf('snap/x')).toBeUndefined()
+        return {
+          refs: [
+            { ref: 'snap/x', root },
+            { ref: 'HEAD', root },
+          ],
+          result: undefined,
+        }
+      },
+    })
+    expect(refs.get('snap/x')).toEqual(root)
+    await committer.submit({
+      ref: 'snap/x',
+      async apply() {
+        return { refs: [{ ref: 'snap/x', root: null }], result: undefined }
+      },
+    })
+    expect(committed.at(-1)).toMatchObject({ ref: 'snap/x', from: root, to: null })
+    await expect(
+      committer.submit({ ref: 'fork/none', apply: async () => ({ result: undefined }) }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(await meta.get('ref', 'snap/x')).toBeUndefined()
+  })
 })
