@@ -9,6 +9,17 @@ export type { PackChunkStore, PackChunkStoreOptions } from './chunks/pack-chunk-
 export type { DamagedPack, PackRecoveryReport } from './chunks/pack-recovery'
 export { createTieredChunkStore, DEFAULT_INLINE_CHUNK_BYTES } from './chunks/tiered-chunk-store'
 export type { TieredChunkStoreOptions } from './chunks/tiered-chunk-store'
+export { ARCHIVE_FORMAT_VERSION, MAX_FRAME_BYTES, readArchive } from './archive/archive-codec'
+export type {
+  ArchiveFrame,
+  ArchiveHeader,
+  ArchiveKind,
+  ArchiveReader,
+  ArchiveSummary,
+  ReadArchiveOptions,
+} from './archive/archive-codec'
+export type { ExportOptions, ExportProgress } from './archive/export-archive'
+export type { ImportOptions, ImportResult } from './archive/import-archive'
 export type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
 export type { ChangedEntry, DatabaseChange } from './changes/database-change'
 export { Database } from './database'
@@ -17,6 +28,7 @@ export type { Clock } from './engine-core'
 export type { Entry } from './entry'
 export { EngineError, isEngineError } from './errors'
 export type { EngineErrorCode, EngineErrorOptions } from './errors'
+export type { GcOptions, GcProgress, GcResult } from './gc/collect-garbage'
 export { createHasher } from './hashing/create-hasher'
 export type { HashAlgorithm, HashDomain, Hasher, HashStream } from './hashing/hasher'
 export { createLevelMetaStore } from './meta/level-meta-store'
@@ -36,6 +48,7 @@ export type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-vi
 export type { EngineStats } from './stats/engine-stats'
 export type { Percentiles } from './stats/latency-window'
 export type { PeakRates, Rates } from './stats/rate-meter'
+export type { VerifyOptions, VerifyProblem, VerifyResult } from './verify/verify-database'
 export { Forks } from './versions/forks'
 export type { ForkInfo } from './versions/forks'
 export type { HistoryEntry } from './versions/history'
@@ -44,5 +57,6 @@ export type { SnapshotInfo } from './versions/snapshots'
 export type { VersionSpec } from './versions/version-spec'
 export { Workspace } from './workspace'
 export type { ChangeResult, WriteResult } from './workspace'
+export { MAX_CONTENT_TYPE_BYTES, MAX_METADATA_BYTES } from './write/mutations'
 export type { WriteFileOptions } from './write/mutations'
 export type { WriteData } from './write/write-data'

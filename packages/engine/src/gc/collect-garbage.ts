@@ -136,13 +136,27 @@ async function versionRoots(core: EngineCore): Promise<Uint8Array[]> {
 async function scan(core: EngineCore, marker: Marker, options: GcOptions): Promise<Candidate[]> {
   const out: Candidate[] = []
   let n = 0
-  for await (const [hash, bytes] of core.meta.iterate('obj')) {
+  const objects: Uint8Array[] = []
+  for await (const hash of core.meta.keys('obj')) {
     if (++n % 10_000 === 0) {
       throwIfAborted(options.signal, 'garbage collection')
       await options.onProgress?.({ phase: 'scan', done: n })
     }
-    if (!marker.marked.has(hash))
-      out.push({ hash, kind: 'object', storedBytes: bytes.length, rawBytes: 0 })
+    if (!marker.marked.has(hash)) objects.push(hash)
+  }
+  // Sizes only for the garbage, which is usually a small part of the store.
+  for (let i = 0; i < objects.length; i += 1024) {
+    const batch = objects.slice(i, i + 1024)
+    const values = await core.meta.getMany('obj', batch)
+    values.forEach((bytes, j) => {
+      if (bytes !== undefined)
+        out.push({
+          hash: batch[j] as Uint8Array,
+          kind: 'object',
+          storedBytes: bytes.length,
+          rawBytes: 0,
+        })
+    })
   }
   for await (const entry of core.chunks.entries()) {
     if (++n % 10_000 === 0) {

@@ -6,6 +6,8 @@ import type { TreeObject } from '../objects/tree-objects'
 
 /** Objects loaded per batched read while marking. */
 const BATCH = 512
+/** Batched reads in flight. */
+const IN_FLIGHT = 4
 
 /**
  * The mark phase of GC (DESIGN §3.6): every object and chunk reachable from the roots goes
@@ -44,10 +46,23 @@ export class Marker {
     let lenient = !strict
     while (level.length > 0) {
       const next: Uint8Array[] = []
-      for (let i = 0; i < level.length; i += BATCH) {
+      const batches: Uint8Array[][] = []
+      for (let i = 0; i < level.length; i += BATCH) batches.push(level.slice(i, i + BATCH))
+      // A few reads in flight keep the store's threads busy while this one decodes.
+      const reads: Promise<(TreeObject | undefined)[]>[] = []
+      const startRead = (k: number) => {
+        const batch = batches[k]
+        if (batch === undefined) return
+        const read = this.objects.getMany(batch)
+        read.catch(() => undefined)
+        reads.push(read)
+      }
+      for (let k = 0; k < IN_FLIGHT; k++) startRead(k)
+      for (let k = 0; k < batches.length; k++) {
         throwIfAborted(this.signal, 'garbage collection')
-        const batch = level.slice(i, i + BATCH)
-        const loaded = await this.objects.getMany(batch)
+        const batch = batches[k] as Uint8Array[]
+        const loaded = await (reads.shift() as Promise<(TreeObject | undefined)[]>)
+        startRead(k + IN_FLIGHT)
         loaded.forEach((object, j) => {
           if (object === undefined) {
             if (lenient) return

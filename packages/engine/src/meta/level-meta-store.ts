@@ -87,6 +87,27 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
         },
       }
     },
+    keys<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
+      const options: Record<string, unknown> = { ...range }
+      if (range.limit === undefined) options.limit = -1
+      const iterator = sub(space).keys(options)
+      return {
+        async *[Symbol.asyncIterator]() {
+          try {
+            // Batches of keys per native call: far cheaper than one call per key.
+            for (;;) {
+              const batch = await iterator.nextv(1024)
+              if (batch.length === 0) break
+              for (const key of batch) yield key as KeyOf<S>
+            }
+          } catch (err) {
+            throw ioError('iteration', err)
+          } finally {
+            await iterator.close()
+          }
+        },
+      }
+    },
     async close() {
       try {
         await db.close()

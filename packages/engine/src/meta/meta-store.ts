@@ -48,5 +48,7 @@ export interface MetaStore {
     space: S,
     range?: RangeOptions<KeyOf<S>>,
   ): AsyncIterable<[KeyOf<S>, Uint8Array]>
+  /** Keys only, in order: cheaper when values are not needed (GC scans). */
+  keys<S extends Space>(space: S, range?: RangeOptions<KeyOf<S>>): AsyncIterable<KeyOf<S>>
   close(): Promise<void>
 }
