@@ -15,6 +15,49 @@ export interface StageResult {
   storedBytes: number
 }
 
+/** One committed chunk, as {@link ChunkStore.entries} lists it. */
+export interface ChunkEntry {
+  hash: Uint8Array
+  /** Bytes the chunk takes on storage (record header plus stored bytes), as `stage()` reported. */
+  storedBytes: number
+}
+
+/** Options of {@link ChunkStore.compact}. */
+export interface CompactOptions {
+  /**
+   * Commits the ops that switch readers to the rewritten data, in one synced metadata batch
+   * (through the caller's serial committer). Called at most once, and not at all when there is
+   * nothing to rewrite; the store removes old data only after it resolves.
+   */
+  commit(ops: MetaOp[]): Promise<void>
+  /**
+   * Dead share (dead bytes / file size) from which a pack is rewritten, in `[0, 1]`; default
+   * 0.5. Packs without a single live record are always removed.
+   */
+  minDeadRatio?: number
+  /** Cancels the compaction until `commit` is called: it then rejects with `ABORTED`. */
+  signal?: AbortSignal
+  /** Progress in bytes of live records copied so far, out of those to copy. */
+  onProgress?(done: number, total: number): void
+}
+
+/** What {@link ChunkStore.compact} did. */
+export interface CompactReport {
+  /** Packs whose live records were copied to new packs (then removed). */
+  packsRewritten: number
+  /** Pack files removed: the rewritten ones and those with no live record. */
+  packsRemoved: number
+  /** Bytes of live records copied. */
+  movedBytes: number
+  /** Bytes freed on storage: removed files minus the copies written. */
+  reclaimedBytes: number
+  /**
+   * Dead bytes left in every pack afterwards (records removed or never committed). Records
+   * written but not yet committed when the compaction looked count as dead.
+   */
+  deadBytes: number
+}
+
 /**
  * Where chunk bytes live (DESIGN §3.1): the `pack` store (append-only framed files, index in
  * the metadata store) or the `level` store (chunks inside the metadata store). Every
@@ -51,6 +94,34 @@ export interface ChunkStore {
    * the index, or staged again.
    */
   committed(): void
+  /**
+   * Every committed chunk (staged ones only once their batch committed), in hash order per
+   * underlying space (the tiered store lists its small tier, then its large one). Streams from
+   * the metadata store; chunks committed or removed meanwhile may or may not appear.
+   */
+  entries(): AsyncIterable<ChunkEntry>
+  /**
+   * The ops that forget a committed chunk, for the caller to commit in its own synced batch.
+   * Once committed, `has()` is false, `read()` fails with `NOT_FOUND` and a later `stage()` of
+   * the bytes stores them again. Deleting an absent chunk is harmless. The caller guarantees
+   * that no `stage()` or `has()` of this chunk runs until the batch has committed. In the pack
+   * store the record's bytes become dead space, reclaimed by {@link compact}.
+   */
+  removeOps(hash: Uint8Array): MetaOp[]
+  /**
+   * Reclaims dead space. The pack store copies the live records of packs whose dead share
+   * reaches `minDeadRatio` (never the pack being appended to) to new packs, makes the copies
+   * durable, commits the new locations through `options.commit` in one call, and only then
+   * deletes the old packs. Reads running meanwhile succeed. A failure or abort before `commit`
+   * leaves everything as it was (the copies are dead bytes). The level store has nothing to
+   * do. Compactions of one store run one at a time.
+   *
+   * Precondition, in the pack store: when `compact()` is called, every op an earlier `stage()`
+   * returned has been committed, or will never be (hold new writes and let in-flight ones
+   * finish around the call; writes may resume as soon as it has returned its promise). Ops
+   * handed out after the call are safe: their packs are left alone.
+   */
+  compact(options: CompactOptions): Promise<CompactReport>
   /** Releases files and handles; the metadata store is closed by its owner. */
   close(): Promise<void>
 }

@@ -8,6 +8,7 @@ import {
   openChunkRecord,
 } from './chunk-record'
 import type { ChunkStore, StageResult } from './chunk-store'
+import { checkCompactOptions, throwIfAborted } from './compact-options'
 import { StagingTable } from './staging-table'
 
 /** Options of {@link createLevelChunkStore}. */
@@ -81,6 +82,28 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
       const staged = await entry.promise
       if (staged === undefined) return { ops: [], isNew: false, storedBytes: 0 }
       return { ops: [staged.op], isNew: true, storedBytes: staged.record.length }
+    },
+
+    async *entries() {
+      assertOpen()
+      for await (const [hash, record] of meta.iterate('chunk')) {
+        yield { hash, storedBytes: record.length }
+      }
+    },
+
+    removeOps(hash) {
+      assertOpen()
+      assertChunkHash(hash)
+      table.forget(hash)
+      return [{ type: 'del', space: 'chunk', key: hash.slice() }]
+    },
+
+    async compact(options) {
+      assertOpen()
+      checkCompactOptions(options)
+      throwIfAborted(options.signal)
+      // Records live in the metadata store, whose own compaction reclaims deleted ones.
+      return { packsRewritten: 0, packsRemoved: 0, movedBytes: 0, reclaimedBytes: 0, deadBytes: 0 }
     },
 
     async flush() {

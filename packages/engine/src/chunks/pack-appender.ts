@@ -101,6 +101,22 @@ export class PackAppender {
     return packs.map((p, i) => ({ pack: p.id, length: lengths[i] as number }))
   }
 
+  /** The id of the pack appends go to next, if one is open for appends. */
+  get activeId(): number | undefined {
+    return this.#active?.id
+  }
+
+  /**
+   * Creates an empty pack with the next id for another writer (compaction copies): it is
+   * added to the packs map, so reads find it, but never appended to here.
+   */
+  async createPack(): Promise<PackFile> {
+    const id = this.#nextId++
+    const pack = await PackFile.create(this.#dir, id)
+    this.#packs.set(id, pack)
+    return pack
+  }
+
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
       const batch = this.#take()
@@ -165,9 +181,7 @@ export class PackAppender {
     if (active !== undefined && (active.size === 0 || active.size + length <= this.#sizeLimit)) {
       return active
     }
-    const id = this.#nextId++
-    const pack = await PackFile.create(this.#dir, id)
-    this.#packs.set(id, pack)
+    const pack = await this.createPack()
     this.#active = pack
     return pack
   }

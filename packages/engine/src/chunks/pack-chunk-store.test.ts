@@ -1,105 +1,30 @@
-import { appendFile, mkdtemp, open, readdir, rm, stat, truncate } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, readdir, rm, stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ClassicLevel } from 'classic-level'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isEngineError } from '../errors'
 import { createHasher } from '../hashing/create-hasher'
-import { createLevelMetaStore } from '../meta/level-meta-store'
 import type { MetaOp } from '../meta/meta-store'
 import { runChunkStoreConformance } from '../testing/chunk-store-conformance'
-import type { ChunkStoreFixture } from '../testing/chunk-store-conformance'
-import { RECORD_HEADER_LENGTH } from './chunk-record'
-import { createPackChunkStore } from './pack-chunk-store'
-import type { PackChunkStore, PackChunkStoreOptions } from './pack-chunk-store'
-import { packFileName } from './pack-file'
-import { decodePackLocation } from './pack-location'
-import type { PackLocation } from './pack-location'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
+import { RECORD_HEADER_LENGTH } from './chunk-record'
+import { packFileName } from './pack-file'
+import {
+  cleanUpPackFixtures,
+  flipByte,
+  newPackDir as newDir,
+  openPackFixture,
+} from './pack-store-fixture'
+import type { PackFixture } from './pack-store-fixture'
 
-const dirs: string[] = []
-const open_: PackFixture[] = []
-afterEach(async () => {
-  await Promise.all(open_.splice(0).map((f) => f.close()))
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })))
-})
+afterEach(cleanUpPackFixtures)
 
-type Options = Omit<PackChunkStoreOptions, 'dir' | 'meta'>
-
-interface PackFixture extends ChunkStoreFixture {
-  readonly store: PackChunkStore
-  readonly packsDir: string
-  location(hash: Uint8Array): Promise<PackLocation>
-  reopen(): Promise<PackFixture>
-}
-
-async function newDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'svcdb-pack-chunks-'))
-  dirs.push(dir)
-  return dir
-}
-
-/** classic-level metadata in `<dir>/meta`, pack files in `<dir>/packs`. */
-async function packFixture(dir: string, options: Options = {}): Promise<PackFixture> {
-  const level = new ClassicLevel(join(dir, 'meta'), { keyEncoding: 'view', valueEncoding: 'view' })
-  await level.open()
-  const meta = createLevelMetaStore(level)
-  const packsDir = join(dir, 'packs')
-  const store = await createPackChunkStore({ dir: packsDir, meta, ...options })
-  let closed = false
-  const fixture: PackFixture = {
-    store,
-    meta,
-    packsDir,
-    async location(hash) {
-      const entry = await meta.get('chunkidx', hash)
-      if (entry === undefined) throw new Error('chunk is not indexed')
-      return decodePackLocation(entry)
-    },
-    async corrupt(hash) {
-      const at = await fixture.location(hash)
-      await flipByte(
-        join(packsDir, packFileName(at.pack)),
-        at.offset + RECORD_HEADER_LENGTH + (at.storedLength >> 1),
-      )
-    },
-    async footprint() {
-      let total = 0
-      for (const name of await readdir(packsDir)) total += (await stat(join(packsDir, name))).size
-      return total
-    },
-    async reopen() {
-      await fixture.close()
-      return track(await packFixture(dir, options))
-    },
-    async close() {
-      if (closed) return
-      closed = true
-      await store.close()
-      await meta.close()
-    },
-  }
-  return fixture
-}
-
-function track(fixture: PackFixture): PackFixture {
-  open_.push(fixture)
-  return fixture
-}
-
-async function flipByte(path: string, position: number): Promise<void> {
-  const handle = await open(path, 'r+')
-  try {
-    const byte = new Uint8Array(1)
-    await handle.read(byte, 0, 1, position)
-    byte[0] = (byte[0] as number) ^ 0x01
-    await handle.write(byte, 0, 1, position)
-  } finally {
-    await handle.close()
-  }
-}
+const packFixture = openPackFixture
 
 runChunkStoreConformance('pack (classic-level)', async () => packFixture(await newDir()))
+// Small packs, so compaction has whole packs to rewrite and remove.
+runChunkStoreConformance('pack (classic-level, 64 KiB packs)', async () =>
+  packFixture(await newDir(), { packSizeLimit: 64 * 1024 }),
+)
 
 const hasher = await createHasher('sha256')
 
@@ -128,7 +53,7 @@ const pack1 = (f: PackFixture): string => join(f.packsDir, packFileName(1))
 
 describe('pack-chunk-store', () => {
   it('cuts garbage appended after the last committed record on reopen', async () => {
-    let f = track(await packFixture(await newDir()))
+    let f = await packFixture(await newDir())
     const committed = [pseudoRandomBytes(30_000, 1), pseudoRandomBytes(30_000, 2)]
     await stageAndCommit(f, committed)
     const size = (await stat(pack1(f))).size
@@ -146,7 +71,7 @@ describe('pack-chunk-store', () => {
   })
 
   it('cuts a record torn in the middle by a crash, keeping everything committed', async () => {
-    let f = track(await packFixture(await newDir()))
+    let f = await packFixture(await newDir())
     const committed = [pseudoRandomBytes(40_000, 5)]
     await stageAndCommit(f, committed)
     const committedSize = (await stat(pack1(f))).size
@@ -166,7 +91,7 @@ describe('pack-chunk-store', () => {
   })
 
   it('keeps whole records past the committed length and cuts only what follows them', async () => {
-    let f = track(await packFixture(await newDir()))
+    let f = await packFixture(await newDir())
     await stageAndCommit(f, [pseudoRandomBytes(10_000, 7)])
     const whole = pseudoRandomBytes(10_000, 8)
     await f.store.stage(id(whole), whole)
@@ -180,7 +105,7 @@ describe('pack-chunk-store', () => {
   })
 
   it('records each flushed pack length in the meta space', async () => {
-    const f = track(await packFixture(await newDir()))
+    const f = await packFixture(await newDir())
     const chunk = pseudoRandomBytes(5000, 9)
     await f.store.stage(id(chunk), chunk)
     const ops = await f.store.flush()
@@ -190,7 +115,7 @@ describe('pack-chunk-store', () => {
   })
 
   it('lets callers arriving during a flush share the next one', async () => {
-    const f = track(await packFixture(await newDir()))
+    const f = await packFixture(await newDir())
     const early = pseudoRandomBytes(5000, 10)
     await f.store.stage(id(early), early)
     const first = f.store.flush()
@@ -210,7 +135,7 @@ describe('pack-chunk-store', () => {
 
   it('rotates to a new pack at the size limit and reads across packs', async () => {
     const dir = await newDir()
-    let f = track(await packFixture(dir, { packSizeLimit: 100_000 }))
+    let f = await packFixture(dir, { packSizeLimit: 100_000 })
     const chunks = Array.from({ length: 24 }, (_, i) => pseudoRandomBytes(15_000 + i, 20 + i))
     for (let i = 0; i < chunks.length; i += 6) await stageAndCommit(f, chunks.slice(i, i + 6))
     const big = pseudoRandomBytes(150_000, 99) // larger than the limit: a pack of its own
@@ -231,7 +156,7 @@ describe('pack-chunk-store', () => {
   })
 
   it('detects a flipped byte on disk, in the stored bytes or the header', async () => {
-    const f = track(await packFixture(await newDir()))
+    const f = await packFixture(await newDir())
     const body = pseudoRandomBytes(20_000, 30)
     const header = pseudoRandomBytes(20_000, 31)
     await stageAndCommit(f, [body, header])
@@ -244,7 +169,7 @@ describe('pack-chunk-store', () => {
   })
 
   it('reports a pack shorter than its committed length and never appends to it', async () => {
-    let f = track(await packFixture(await newDir()))
+    let f = await packFixture(await newDir())
     const early = pseudoRandomBytes(20_000, 40)
     const lost = pseudoRandomBytes(20_000, 41)
     await stageAndCommit(f, [early])
@@ -266,7 +191,7 @@ describe('pack-chunk-store', () => {
   })
 
   it('reports a missing pack file and fails its reads with CONTENT_CORRUPT', async () => {
-    let f = track(await packFixture(await newDir(), { packSizeLimit: 30_000 }))
+    let f = await packFixture(await newDir(), { packSizeLimit: 30_000 })
     const a = pseudoRandomBytes(20_000, 50)
     const b = pseudoRandomBytes(20_000, 51)
     await stageAndCommit(f, [a])

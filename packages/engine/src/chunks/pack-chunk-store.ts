@@ -7,8 +7,11 @@ import {
   encodeChunkRecord,
   openChunkRecord,
 } from './chunk-record'
-import type { ChunkStore, StageResult } from './chunk-store'
+import type { ChunkStore, CompactReport, StageResult } from './chunk-store'
+import { checkCompactOptions, throwIfAborted } from './compact-options'
 import { PackAppender } from './pack-appender'
+import { compactPacks } from './pack-compaction'
+import type { CompactionStart } from './pack-compaction'
 import type { PackFile } from './pack-file'
 import { decodePackLocation, indexOp, packLengthOp } from './pack-location'
 import type { PackLocation } from './pack-location'
@@ -59,6 +62,10 @@ function ioError(action: string, err: unknown): EngineError {
  * lengths. Reads check the framing, the index fields and the CRC, then inflate; corrupt bytes
  * are never returned.
  *
+ * `removeOps()` drops index entries, leaving dead bytes in their packs; `compact()` copies the
+ * live records of mostly dead packs into fresh packs and deletes the old ones (see
+ * `compactPacks`). A read that finds its pack gone looks the chunk up once more.
+ *
  * @example
  * const chunks = await createPackChunkStore({ dir: join(path, 'packs'), meta })
  * const { ops } = await chunks.stage(hash, bytes)
@@ -79,22 +86,38 @@ export async function createPackChunkStore(
   } catch (err) {
     throw ioError(`directory ${dir} open`, err)
   }
-  const { packs, damaged, nextId, report } = recovered
+  const { packs, damaged, uncommitted, nextId, report } = recovered
   const last = packs.get(nextId - 1)
   const active =
-    last !== undefined && !damaged.has(last.id) && last.size < sizeLimit ? last : undefined
+    last !== undefined &&
+    !damaged.has(last.id) &&
+    !uncommitted.has(last.id) &&
+    last.size < sizeLimit
+      ? last
+      : undefined
   const appender = new PackAppender(dir, packs, { active, nextId, sizeLimit })
   const table = new StagingTable<Staged>()
   let closed = false
   let flushing: Promise<MetaOp[]> | undefined
   let queuedFlush: Promise<MetaOp[]> | undefined
+  let compacting: Promise<unknown> = Promise.resolve()
 
   const assertOpen = (): void => {
     if (closed) throw new EngineError('CLOSED', 'the chunk store is closed')
   }
 
-  async function readAt(hash: Uint8Array, location: PackLocation): Promise<Uint8Array> {
-    const pack: PackFile | undefined = packs.get(location.pack)
+  async function lookup(hash: Uint8Array): Promise<PackLocation> {
+    const entry = await meta.get('chunkidx', hash)
+    if (entry === undefined) throw new EngineError('NOT_FOUND', `chunk ${hex(hash)} is not stored`)
+    return decodePackLocation(entry)
+  }
+
+  /** Reads the record at `location` from `pack` (the open pack of that id, if any). */
+  async function readAt(
+    hash: Uint8Array,
+    location: PackLocation,
+    pack: PackFile | undefined,
+  ): Promise<Uint8Array> {
     const where = `pack ${location.pack} offset ${location.offset}`
     if (pack === undefined) {
       throw new EngineError('CONTENT_CORRUPT', `chunk ${hex(hash)} is in missing ${where}`)
@@ -160,14 +183,18 @@ export async function createPackChunkStore(
     async read(hash) {
       assertOpen()
       assertChunkHash(hash)
-      let location = (await table.settled(hash))?.location
-      if (location === undefined) {
-        const entry = await meta.get('chunkidx', hash)
-        if (entry === undefined)
-          throw new EngineError('NOT_FOUND', `chunk ${hex(hash)} is not stored`)
-        location = decodePackLocation(entry)
+      const staged = (await table.settled(hash))?.location
+      if (staged !== undefined) return readAt(hash, staged, packs.get(staged.pack))
+      let location = await lookup(hash)
+      let pack = packs.get(location.pack)
+      if (pack === undefined) {
+        // A compaction may have moved the record since the lookup: look once more.
+        location = await lookup(hash)
+        pack = packs.get(location.pack)
       }
-      return readAt(hash, location)
+      // No await between finding the pack and starting the read: a pack being removed then
+      // keeps its handle open until the read is done.
+      return readAt(hash, location, pack)
     },
 
     async stage(hash, bytes): Promise<StageResult> {
@@ -202,6 +229,45 @@ export async function createPackChunkStore(
       const staged = await entry.promise
       if (staged === undefined) return { ops: [], isNew: false, storedBytes: 0 }
       return { ops: [indexOp(key, staged.location)], isNew: true, storedBytes: staged.recordLength }
+    },
+
+    async *entries() {
+      assertOpen()
+      for await (const [hash, entry] of meta.iterate('chunkidx')) {
+        yield { hash, storedBytes: RECORD_HEADER_LENGTH + decodePackLocation(entry).storedLength }
+      }
+    },
+
+    removeOps(hash) {
+      assertOpen()
+      assertChunkHash(hash)
+      table.forget(hash)
+      return [{ type: 'del', space: 'chunkidx', key: hash.slice() }]
+    },
+
+    compact(options): Promise<CompactReport> {
+      let minDeadRatio
+      try {
+        assertOpen()
+        minDeadRatio = checkCompactOptions(options)
+        throwIfAborted(options.signal)
+      } catch (err) {
+        return Promise.reject(err)
+      }
+      // Taken at the call, before any await (see ChunkStore.compact's precondition).
+      const start: CompactionStart = {
+        sizes: new Map([...packs].map(([id, pack]) => [id, pack.size])),
+        staged: table.entries().map((entry) =>
+          entry.promise.then(
+            (staged) => staged?.location.pack,
+            () => undefined,
+          ),
+        ),
+      }
+      const context = { dir, meta, packs, appender, damaged, sizeLimit, assertOpen }
+      const run = compacting.then(() => compactPacks(context, start, { ...options, minDeadRatio }))
+      compacting = run.catch(() => undefined)
+      return run
     },
 
     flush() {

@@ -32,6 +32,8 @@ export async function syncDirectory(dir: string): Promise<void> {
 export class PackFile {
   /** Bytes written (appended and completed); the next record goes here. */
   size: number
+  #reads = 0
+  #retired: (() => void) | undefined
 
   private constructor(
     readonly id: number,
@@ -89,21 +91,40 @@ export class PackFile {
     }
   }
 
-  /** Reads up to `length` bytes at `position`; fewer when the file ends first. */
+  /**
+   * Reads up to `length` bytes at `position`; fewer when the file ends first. The read counts
+   * as in flight from the call on (before any await), so {@link retire} waits for it.
+   */
   async read(position: number, length: number): Promise<Uint8Array> {
-    const buffer = new Uint8Array(length)
-    let filled = 0
-    while (filled < length) {
-      const { bytesRead } = await this.handle.read(
-        buffer,
-        filled,
-        length - filled,
-        position + filled,
-      )
-      if (bytesRead === 0) break
-      filled += bytesRead
+    this.#reads++
+    try {
+      const buffer = new Uint8Array(length)
+      let filled = 0
+      while (filled < length) {
+        const { bytesRead } = await this.handle.read(
+          buffer,
+          filled,
+          length - filled,
+          position + filled,
+        )
+        if (bytesRead === 0) break
+        filled += bytesRead
+      }
+      return filled === length ? buffer : buffer.subarray(0, filled)
+    } finally {
+      if (--this.#reads === 0) this.#retired?.()
     }
-    return filled === length ? buffer : buffer.subarray(0, filled)
+  }
+
+  /**
+   * Closes the handle once the reads in flight are done (a compacted pack: readers that found
+   * it before it left the store's map still finish). No new read may start.
+   */
+  retire(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#retired = resolve
+      if (this.#reads === 0) resolve()
+    }).then(() => this.close())
   }
 
   /** fdatasync: written bytes (and the size needed to read them) reach stable storage. */

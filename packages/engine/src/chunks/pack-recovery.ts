@@ -32,6 +32,12 @@ export interface RecoveredPacks {
   packs: Map<number, PackFile>
   /** Ids of damaged packs: readable where intact, never appended to. */
   damaged: Set<number>
+  /**
+   * Ids of packs with no committed length: never committed to, or left behind by a compaction
+   * interrupted between its commit and the deletion. Readable, never appended to (so the
+   * next compaction can take them once nothing in them is live).
+   */
+  uncommitted: Set<number>
   /** The id the next new pack takes. */
   nextId: number
   report: PackRecoveryReport
@@ -78,6 +84,11 @@ async function validEnd(pack: PackFile, from: number): Promise<number> {
  * (possible when batches of concurrent groups commit out of order), so no committed record is
  * ever cut. Whole uncommitted records that survive are unreferenced bytes (void space until
  * compaction). A pack shorter than its committed length is reported, never modified.
+ *
+ * A pack with no committed length is walked from its start. That covers a pack whose first
+ * batch never committed and a pack left by a compaction that crashed after its commit (its
+ * length key deleted, no index entry pointing in): its records are whole, so nothing is cut,
+ * and the next compaction removes it.
  */
 export async function recoverPacks(dir: string, meta: MetaStore): Promise<RecoveredPacks> {
   const created = await mkdir(dir, { recursive: true })
@@ -89,6 +100,7 @@ export async function recoverPacks(dir: string, meta: MetaStore): Promise<Recove
     .sort((a, b) => a - b)
   const packs = new Map<number, PackFile>()
   const damaged = new Set<number>()
+  const uncommitted = new Set(ids.filter((id) => !lengths.has(id)))
   const report: PackRecoveryReport = { packs: ids.length, truncatedBytes: 0, damaged: [] }
   try {
     for (const id of ids) {
@@ -117,5 +129,5 @@ export async function recoverPacks(dir: string, meta: MetaStore): Promise<Recove
     }
   }
   const nextId = Math.max(0, ...ids, ...lengths.keys()) + 1
-  return { packs, damaged, nextId, report }
+  return { packs, damaged, uncommitted, nextId, report }
 }

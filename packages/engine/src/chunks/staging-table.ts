@@ -84,6 +84,16 @@ export class StagingTable<T> {
     }
   }
 
+  /** Forgets the entry of `hash`: its chunk is being removed, so it must not answer for it. */
+  forget(hash: Uint8Array): void {
+    this.#slots.delete(keyOf(hash))
+  }
+
+  /** Every entry, staged or in flight. */
+  entries(): StagingEntry<T>[] {
+    return [...this.#slots.values()]
+  }
+
   /** Forgets everything (after a failed flush, so later stages store their bytes again). */
   clear(): void {
     this.#slots.clear()

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHasher } from '../hashing/create-hasher'
+import type { ChunkStore } from './chunk-store'
 import { createLevelMetaStore } from '../meta/level-meta-store'
 import { runChunkStoreConformance } from '../testing/chunk-store-conformance'
 import type { ChunkStoreFixture } from '../testing/chunk-store-conformance'
@@ -23,19 +24,24 @@ afterEach(async () => {
 })
 
 /** Small chunks inline in classic-level, large ones in pack files, as `Database.open({ path })` does. */
-async function tieredFixture(dir: string): Promise<ChunkStoreFixture> {
+async function tieredFixture(dir: string, packSizeLimit?: number): Promise<ChunkStoreFixture> {
   const level = new ClassicLevel(join(dir, 'meta'), { keyEncoding: 'view', valueEncoding: 'view' })
   await level.open()
   const meta = createLevelMetaStore(level)
   const packsDir = join(dir, 'packs')
   const store = createTieredChunkStore({
     small: createLevelChunkStore({ meta }),
-    large: await createPackChunkStore({ dir: packsDir, meta }),
+    large: await createPackChunkStore({
+      dir: packsDir,
+      meta,
+      ...(packSizeLimit === undefined ? {} : { packSizeLimit }),
+    }),
   })
   let closed = false
   const fixture: ChunkStoreFixture = {
     store,
     meta,
+    entriesInHashOrder: false,
     async corrupt(hash) {
       const inline = await meta.get('chunk', hash)
       if (inline !== undefined) {
@@ -65,7 +71,7 @@ async function tieredFixture(dir: string): Promise<ChunkStoreFixture> {
     },
     async reopen() {
       await fixture.close()
-      const next = await tieredFixture(dir)
+      const next = await tieredFixture(dir, packSizeLimit)
       fixtures.push(next)
       return next
     },
@@ -79,15 +85,16 @@ async function tieredFixture(dir: string): Promise<ChunkStoreFixture> {
   return fixture
 }
 
-async function newFixture(): Promise<ChunkStoreFixture> {
+async function newFixture(packSizeLimit?: number): Promise<ChunkStoreFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'svcdb-tiered-'))
   dirs.push(dir)
-  const fixture = await tieredFixture(dir)
+  const fixture = await tieredFixture(dir, packSizeLimit)
   fixtures.push(fixture)
   return fixture
 }
 
-runChunkStoreConformance('tiered (classic-level + packs)', newFixture)
+runChunkStoreConformance('tiered (classic-level + packs)', () => newFixture())
+runChunkStoreConformance('tiered (classic-level + 64 KiB packs)', () => newFixture(64 * 1024))
 
 describe('tiered chunk store', () => {
   it('keeps small chunks in the metadata store and large ones in packs, with no pack fsync for small groups', async () => {
@@ -109,5 +116,78 @@ describe('tiered chunk store', () => {
     store.committed()
     expect(Buffer.from(await store.read(smallHash)).equals(small)).toBe(true)
     expect(Buffer.from(await store.read(largeHash)).equals(large)).toBe(true)
+  })
+
+  it('lists each tier in hash order and removes a chunk from whichever tier holds it', async () => {
+    const { store, meta } = await newFixture(64 * 1024)
+    const hasher = await createHasher('sha256')
+    const chunks = Array.from({ length: 12 }, (_, i) =>
+      pseudoRandomBytes(i % 2 ? 4000 + i : 40_000 + i, 10 + i),
+    )
+    const staged = await Promise.all(
+      chunks.map((c) => store.stage(hasher.hashDomain('chunk', c), c)),
+    )
+    await meta.batch([...staged.flatMap((s) => s.ops), ...(await store.flush())], { sync: true })
+    store.committed()
+    const listed: string[] = []
+    for await (const { hash } of store.entries()) listed.push(Buffer.from(hash).toString('hex'))
+    const small = chunks.filter((c) => c.length <= 16 * 1024)
+    const hexOf = (c: Uint8Array) => Buffer.from(hasher.hashDomain('chunk', c)).toString('hex')
+    expect(listed.slice(0, small.length)).toEqual(small.map(hexOf).sort())
+    expect(listed.slice(small.length)).toEqual(
+      chunks
+        .filter((c) => !small.includes(c))
+        .map(hexOf)
+        .sort(),
+    )
+
+    const ops = store.removeOps(hasher.hashDomain('chunk', chunks[0] as Uint8Array))
+    expect(ops.map((op) => `${op.type} ${op.space}`)).toEqual(['del chunk', 'del chunkidx'])
+  })
+
+  it('counts the pack bytes of removed large chunks as dead', async () => {
+    const { store, meta } = await newFixture()
+    const hasher = await createHasher('sha256')
+    const large = [pseudoRandomBytes(100_000, 30), pseudoRandomBytes(100_000, 31)]
+    const small = pseudoRandomBytes(1000, 32)
+    const staged = await Promise.all(
+      [...large, small].map((c) => store.stage(hasher.hashDomain('chunk', c), c)),
+    )
+    await meta.batch([...staged.flatMap((s) => s.ops), ...(await store.flush())], { sync: true })
+    store.committed()
+    const removeOps = [large[0], small].flatMap((c) =>
+      store.removeOps(hasher.hashDomain('chunk', c as Uint8Array)),
+    )
+    await meta.batch(removeOps, { sync: true })
+    const report = await store.compact({ commit: (ops) => meta.batch(ops, { sync: true }) })
+    // One pack, still being appended to: nothing is rewritten, the removed record is dead.
+    expect(report).toEqual({
+      packsRewritten: 0,
+      packsRemoved: 0,
+      movedBytes: 0,
+      reclaimedBytes: 0,
+      deadBytes: staged[0]?.storedBytes,
+    })
+  })
+
+  it('starts the compaction of both tiers at the call and sums their reports', async () => {
+    const started: string[] = []
+    const tier = (name: string, deadBytes: number): ChunkStore =>
+      ({
+        compact: async () => {
+          started.push(name)
+          return { packsRewritten: 1, packsRemoved: 2, movedBytes: 3, reclaimedBytes: 4, deadBytes }
+        },
+      }) as unknown as ChunkStore
+    const store = createTieredChunkStore({ small: tier('small', 0), large: tier('large', 10) })
+    const pending = store.compact({ commit: async () => undefined })
+    expect(started).toEqual(['small', 'large'])
+    expect(await pending).toEqual({
+      packsRewritten: 2,
+      packsRemoved: 4,
+      movedBytes: 6,
+      reclaimedBytes: 8,
+      deadBytes: 10,
+    })
   })
 })

@@ -40,6 +40,25 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
     stage(hash, bytes): Promise<StageResult> {
       return bytes.length <= inline ? small.stage(hash, bytes) : large.stage(hash, bytes)
     },
+    async *entries() {
+      yield* small.entries()
+      yield* large.entries()
+    },
+    removeOps(hash) {
+      // Only one tier holds the chunk; deleting it from the other is a harmless no-op.
+      return [...small.removeOps(hash), ...large.removeOps(hash)]
+    },
+    async compact(options) {
+      // Both start at the call: the pack store takes its snapshot there (see ChunkStore.compact).
+      const [a, b] = await Promise.all([small.compact(options), large.compact(options)])
+      return {
+        packsRewritten: a.packsRewritten + b.packsRewritten,
+        packsRemoved: a.packsRemoved + b.packsRemoved,
+        movedBytes: a.movedBytes + b.movedBytes,
+        reclaimedBytes: a.reclaimedBytes + b.reclaimedBytes,
+        deadBytes: a.deadBytes + b.deadBytes,
+      }
+    },
     async flush() {
       const [a, b] = await Promise.all([small.flush(), large.flush()])
       return [...a, ...b]

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ChunkStore, StageResult } from '../chunks/chunk-store'
+import type { ChunkStore, CompactOptions, CompactReport, StageResult } from '../chunks/chunk-store'
 import { isEngineError } from '../errors'
 import type { EngineErrorCode } from '../errors'
 import { createHasher } from '../hashing/create-hasher'
@@ -19,6 +19,11 @@ export interface ChunkStoreFixture {
   reopen(): Promise<ChunkStoreFixture>
   /** Closes store and metadata for good. */
   close(): Promise<void>
+  /**
+   * False when `entries()` lists several spaces one after the other, each in hash order (the
+   * tiered store), so the whole list is not sorted. Default true.
+   */
+  readonly entriesInHashOrder?: boolean
 }
 
 /** Makes a fresh, empty fixture for one test. */
@@ -48,10 +53,37 @@ async function errorCode(pending: Promise<unknown>): Promise<EngineErrorCode | s
   }
 }
 
+const hexOf = (hash: Uint8Array): string => Buffer.from(hash).toString('hex')
+
+async function listEntries(
+  store: ChunkStore,
+): Promise<{ hash: Uint8Array; storedBytes: number }[]> {
+  const out = []
+  for await (const entry of store.entries()) out.push(entry)
+  return out
+}
+
+/** Compacts through `meta.batch`, counting the commits. */
+async function compactVia(
+  fixture: ChunkStoreFixture,
+  options: Omit<CompactOptions, 'commit'> = {},
+  commit: CompactOptions['commit'] = (ops) => fixture.meta.batch(ops, { sync: true }),
+): Promise<{ report: CompactReport; commits: number }> {
+  let commits = 0
+  const report = await fixture.store.compact({
+    ...options,
+    commit: (ops) => {
+      commits++
+      return commit(ops)
+    },
+  })
+  return { report, commits }
+}
+
 /**
  * Runs the {@link ChunkStore} conformance suite (vitest) against fixtures made by
  * `makeFixture`: round trips, de-duplication, compression, corruption, durability across
- * reopen. Every implementation runs it in one line.
+ * reopen, listing, removal and compaction. Every implementation runs it in one line.
  *
  * @example
  * runChunkStoreConformance('pack', async () => makePackFixture(await mkdtemp(...)))
@@ -258,6 +290,173 @@ export function runChunkStoreConformance(
       expect(await errorCode(f.store.stage(hash, chunk))).toBe('CLOSED')
       expect(await errorCode(f.store.has(hash))).toBe('CLOSED')
       expect(await errorCode(f.store.flush())).toBe('CLOSED')
+      expect(await errorCode(listEntries(f.store))).toBe('CLOSED')
+      expect(await errorCode(f.store.compact({ commit: async () => undefined }))).toBe('CLOSED')
+      expect(() => f.store.removeOps(hash)).toThrow(expect.objectContaining({ code: 'CLOSED' }))
+    })
+
+    /**
+     * Commits `live` and `dead` interleaved (so stores that group chunks hold both side by
+     * side) in a few groups, then removes `dead`; returns the removed hashes.
+     */
+    async function withRemoved(fixture: ChunkStoreFixture, live: Uint8Array[], dead: Uint8Array[]) {
+      const spread = (list: Uint8Array[]) => list.map((c, i) => [i / list.length, c] as const)
+      const all = [...spread(live), ...spread(dead)].sort((a, b) => a[0] - b[0]).map(([, c]) => c)
+      for (let i = 0; i < all.length; i += 6)
+        await commit(fixture, await stageAll(fixture, all.slice(i, i + 6)))
+      const removed = await Promise.all(dead.map(idOf))
+      await fixture.meta.batch(
+        removed.flatMap((h) => fixture.store.removeOps(h)),
+        { sync: true },
+      )
+      return removed
+    }
+
+    async function expectState(
+      fixture: ChunkStoreFixture,
+      live: Uint8Array[],
+      removed: Uint8Array[],
+    ) {
+      for (const c of live) expect(sameBytes(await fixture.store.read(await idOf(c)), c)).toBe(true)
+      for (const h of removed) {
+        expect(await fixture.store.has(h)).toBe(false)
+        expect(await errorCode(fixture.store.read(h))).toBe('NOT_FOUND')
+      }
+      const listed = (await listEntries(fixture.store)).map((e) => hexOf(e.hash)).sort()
+      const expected = (await Promise.all(live.map(idOf))).map(hexOf).sort()
+      expect(listed).toEqual(expected)
+    }
+
+    /** Mixed sizes, so a tiered store puts some in each tier; shuffled sizes spread packs. */
+    const mixed = (count: number, seed: number): Uint8Array[] =>
+      Array.from({ length: count }, (_, i) =>
+        (i % 3 === 1 ? prose : pseudoRandomBytes)(3000 + ((i * 7919) % 37_000), seed + i),
+      )
+
+    it('lists every committed chunk once in entries(), with its stored size, and no uncommitted one', async () => {
+      let f = await open()
+      const chunks = mixed(14, 200)
+      const results = await stageAll(f, chunks)
+      await commit(f, results)
+      const pending = pseudoRandomBytes(30_000, 230)
+      await f.store.stage(await idOf(pending), pending)
+      await f.store.flush()
+      const sizes = new Map(
+        await Promise.all(
+          chunks.map(async (c, i) => [hexOf(await idOf(c)), results[i]?.storedBytes] as const),
+        ),
+      )
+      for (const reopened of [false, true]) {
+        if (reopened) f = await reopen(f)
+        const listed = await listEntries(f.store)
+        expect(listed).toHaveLength(chunks.length)
+        for (const { hash, storedBytes } of listed) expect(storedBytes).toBe(sizes.get(hexOf(hash)))
+        if (f.entriesInHashOrder !== false) {
+          const keys = listed.map((e) => Buffer.from(e.hash))
+          expect(keys).toEqual([...keys].sort(Buffer.compare))
+        }
+      }
+    })
+
+    it('forgets a removed chunk once the removal commits, and stores it again when staged later', async () => {
+      let f = await open()
+      const [small, large, kept] = [
+        pseudoRandomBytes(2000, 240),
+        pseudoRandomBytes(90_000, 241),
+        prose(50_000, 242),
+      ]
+      const removed = await withRemoved(f, [kept], [small, large] as Uint8Array[])
+      await expectState(f, [kept], removed)
+      // A chunk committed but still staged (committed() not called yet), then removed.
+      const fresh = pseudoRandomBytes(40_000, 243)
+      const staged = await f.store.stage(await idOf(fresh), fresh)
+      await f.meta.batch([...staged.ops, ...(await f.store.flush())], { sync: true })
+      await f.meta.batch(f.store.removeOps(await idOf(fresh)), { sync: true })
+      expect(await f.store.has(await idOf(fresh))).toBe(false)
+      expect(await errorCode(f.store.read(await idOf(fresh)))).toBe('NOT_FOUND')
+      f.store.committed()
+      // Removing a chunk that was never stored is harmless.
+      await f.meta.batch(f.store.removeOps(await idOf(pseudoRandomBytes(10, 244))), { sync: true })
+      const again = await stageAll(f, [small, fresh])
+      expect(again.every((r) => r.isNew && r.storedBytes > 0)).toBe(true)
+      await commit(f, again)
+      f = await reopen(f)
+      await expectState(f, [kept, small, fresh], [await idOf(large)])
+    })
+
+    it('keeps live chunks byte-identical through compaction and a reopen, and frees what it reports', async () => {
+      let f = await open()
+      const chunks = mixed(36, 300)
+      // Every other chunk dies, and so does the whole last third.
+      const live = chunks.filter((_, i) => i % 2 === 0 && i < 24)
+      const dead = chunks.filter((c) => !live.includes(c))
+      const removed = await withRemoved(f, live, dead)
+      const before = await f.footprint()
+      const { report, commits } = await compactVia(f)
+      expect(commits).toBeLessThanOrEqual(1)
+      expect(before - (await f.footprint())).toBe(report.reclaimedBytes)
+      for (const value of Object.values(report)) expect(value).toBeGreaterThanOrEqual(0)
+      await expectState(f, live, removed)
+      // A second compaction right away finds nothing more to do.
+      const second = await compactVia(f)
+      expect(second.commits).toBe(0)
+      expect(second.report).toEqual({
+        ...report,
+        packsRewritten: 0,
+        packsRemoved: 0,
+        movedBytes: 0,
+        reclaimedBytes: 0,
+      })
+      f = await reopen(f)
+      await expectState(f, live, removed)
+    })
+
+    it('rejects with ABORTED and changes nothing when the signal has fired', async () => {
+      const f = await open()
+      const live = mixed(10, 400)
+      const removed = await withRemoved(f, live, mixed(20, 420))
+      const before = await f.footprint()
+      const aborted = new AbortController()
+      aborted.abort()
+      let commits = 0
+      const pending = f.store.compact({
+        signal: aborted.signal,
+        commit: async () => void commits++,
+      })
+      expect(await errorCode(pending)).toBe('ABORTED')
+      expect(commits).toBe(0)
+      expect(await f.footprint()).toBe(before)
+      await expectState(f, live, removed)
+    })
+
+    it('leaves everything readable when the compaction commit fails', async () => {
+      let f = await open()
+      const live = mixed(12, 500)
+      const removed = await withRemoved(f, live, mixed(24, 520))
+      const failure = new Error('commit failed')
+      let called = false
+      const outcome = await compactVia(f, {}, async () => {
+        called = true
+        throw failure
+      }).then(
+        () => 'resolved',
+        (err: unknown) => err,
+      )
+      expect(outcome).toBe(called ? failure : 'resolved')
+      await expectState(f, live, removed)
+      f = await reopen(f)
+      await expectState(f, live, removed)
+      await compactVia(f)
+      await expectState(f, live, removed)
+    })
+
+    it('rejects a minDeadRatio outside [0, 1]', async () => {
+      const f = await open()
+      for (const minDeadRatio of [-0.1, 1.5, Number.NaN]) {
+        await expect(
+          f.store.compact({ minDeadRatio, commit: async () => undefined }),
+        ).rejects.toThrow(RangeError)
+      }
     })
 
     it('rejects hashes that are not 32 bytes', async () => {
