@@ -4,14 +4,22 @@ import * as api from './index'
 it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "ARCHIVE_FORMAT_VERSION",
       "CHUNK_SIZES",
       "DEFAULT_INLINE_CHUNK_BYTES",
       "Database",
       "EngineError",
+      "Forks",
+      "MAX_CONTENT_TYPE_BYTES",
+      "MAX_FRAME_BYTES",
+      "MAX_METADATA_BYTES",
       "MAX_NAME_BYTES",
       "MAX_PATH_BYTES",
+      "MAX_SNAPSHOT_METADATA_BYTES",
       "MAX_SYMLINK_HOPS",
+      "Snapshots",
       "TreeView",
+      "Workspace",
       "chunkStream",
       "createChunker",
       "createHasher",
@@ -21,6 +29,7 @@ it('exports exactly the public surface', () => {
       "createTieredChunkStore",
       "isEngineError",
       "normalizePath",
+      "readArchive",
       "reservedKind",
     ]
   `)

@@ -1,7 +1,13 @@
 export { createChunker, chunkStream, CHUNK_SIZES } from './chunking/fastcdc'
 export type { Chunker, ChunkerOptions } from './chunking/fastcdc'
 export type { CompressionOptions } from './chunks/chunk-codec'
-export type { ChunkStore, StageResult } from './chunks/chunk-store'
+export type {
+  ChunkEntry,
+  ChunkStore,
+  CompactOptions,
+  CompactReport,
+  StageResult,
+} from './chunks/chunk-store'
 export { createLevelChunkStore } from './chunks/level-chunk-store'
 export type { LevelChunkStoreOptions } from './chunks/level-chunk-store'
 export { createPackChunkStore } from './chunks/pack-chunk-store'

@@ -155,7 +155,8 @@ export class ImportChecker {
     }
     const sweeping = this.lease.add(chunk.hash)
     if (sweeping !== undefined) await sweeping
-    if (!(await this.chunks.has(chunk.hash)))
+    // Committed only: a chunk another writer staged but has not committed may never be.
+    if (!(await this.chunks.has(chunk.hash, { committed: true })))
       throw invalidArchive(`${where}: chunk ${key} is neither in the archive nor in the database`)
   }
 

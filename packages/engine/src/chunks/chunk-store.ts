@@ -69,8 +69,11 @@ export interface CompactReport {
  */
 export interface ChunkStore {
   readonly kind: 'pack' | 'level' | (string & {})
-  /** True when the chunk is stored, committed or staged. */
-  has(hash: Uint8Array): Promise<boolean>
+  /**
+   * True when the chunk is stored, committed or staged; with `committed: true`, only when its
+   * batch has committed (what an object may reference without carrying the chunk's ops).
+   */
+  has(hash: Uint8Array, options?: { committed?: boolean }): Promise<boolean>
   /**
    * The raw bytes of a chunk, checked against their framing CRC (and length); a mismatch
    * throws `CONTENT_CORRUPT`, a missing chunk `NOT_FOUND`. Never returns corrupt bytes.

@@ -43,10 +43,11 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
   return {
     kind: 'level',
 
-    async has(hash) {
+    async has(hash, options) {
       assertOpen()
       assertChunkHash(hash)
-      if ((await table.settled(hash))?.record !== undefined) return true
+      if (options?.committed !== true && (await table.settled(hash))?.record !== undefined)
+        return true
       return (await meta.get('chunk', hash)) !== undefined
     },
 

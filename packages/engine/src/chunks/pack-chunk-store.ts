@@ -173,10 +173,11 @@ export async function createPackChunkStore(
     kind: 'pack',
     recovery: report,
 
-    async has(hash) {
+    async has(hash, options) {
       assertOpen()
       assertChunkHash(hash)
-      if ((await table.settled(hash))?.location !== undefined) return true
+      if (options?.committed !== true && (await table.settled(hash))?.location !== undefined)
+        return true
       return (await meta.get('chunkidx', hash)) !== undefined
     },
 

@@ -26,8 +26,8 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
   const inline = options.inlineBytes ?? DEFAULT_INLINE_CHUNK_BYTES
   return {
     kind: 'tiered',
-    async has(hash) {
-      return (await small.has(hash)) || large.has(hash)
+    async has(hash, options) {
+      return (await small.has(hash, options)) || large.has(hash, options)
     },
     async read(hash) {
       try {

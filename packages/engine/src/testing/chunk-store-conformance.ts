@@ -140,11 +140,13 @@ export function runChunkStoreConformance(
       expect(results.every((r) => r.isNew && r.ops.length > 0 && r.storedBytes > 0)).toBe(true)
       for (const c of chunks) {
         expect(await f.store.has(await idOf(c))).toBe(true)
+        expect(await f.store.has(await idOf(c), { committed: true })).toBe(false)
         expect(sameBytes(await f.store.read(await idOf(c)), c)).toBe(true)
       }
       await commit(f, results)
       for (const c of chunks) {
         expect(await f.store.has(await idOf(c))).toBe(true)
+        expect(await f.store.has(await idOf(c), { committed: true })).toBe(true)
         expect(sameBytes(await f.store.read(await idOf(c)), c)).toBe(true)
       }
     })
