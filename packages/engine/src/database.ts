@@ -59,6 +59,11 @@ export interface DatabaseOptions {
    * sooner.
    */
   versionLogLimit?: number
+  /**
+   * On disk: a pack file takes no more appends past this size (default 1 GiB). GC compacts
+   * only packs no longer appended to, so smaller packs give space back sooner.
+   */
+  packSizeLimit?: number
 }
 
 const systemClock: Clock = { now: () => Date.now() }
@@ -94,7 +99,10 @@ export class Database extends Workspace {
     }
     const storage: Storage =
       options.path !== undefined
-        ? await openDiskStorage(options.path)
+        ? await openDiskStorage(
+            options.path,
+            options.packSizeLimit === undefined ? {} : { packSizeLimit: options.packSizeLimit },
+          )
         : await openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
     try {
       return new Database(await openCore(storage, options))

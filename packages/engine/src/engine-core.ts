@@ -56,6 +56,8 @@ export class EngineCore {
    * must not start while one holds ops it has not committed.
    */
   activeWrites = 0
+  private writeGate: Promise<void> | undefined
+  private onQuiet: (() => void) | undefined
   /** Bytes the latest garbage collection reclaimed. */
   gcLastReclaimedBytes = 0
   private closed = false
@@ -91,6 +93,48 @@ export class EngineCore {
       },
       onFlush: (ms) => this.meters.latency.flush.record(ms),
     })
+  }
+
+  /** Marks the start of an upload or import; waits while writes are held (see holdWrites). */
+  async enterWrite(): Promise<void> {
+    while (this.writeGate !== undefined) await this.writeGate
+    this.activeWrites++
+  }
+
+  /** Marks the end (commit or failure) of an upload or import. */
+  exitWrite(): void {
+    this.activeWrites--
+    if (this.activeWrites === 0) this.onQuiet?.()
+  }
+
+  /**
+   * Holds new uploads and imports, waits up to `waitMs` for running ones to finish, and runs
+   * `task` between commit groups once none is running; `undefined` if they did not finish in
+   * time. New writes resume as soon as `task` has started.
+   */
+  async holdWrites<T>(waitMs: number, task: () => T): Promise<{ value: T } | undefined> {
+    let release = (): void => undefined
+    this.writeGate = new Promise<void>((resolve) => (release = resolve))
+    try {
+      if (this.activeWrites > 0) {
+        const quiet = new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), waitMs)
+          this.onQuiet = () => {
+            clearTimeout(timer)
+            resolve(true)
+          }
+        })
+        const settled = await quiet
+        this.onQuiet = undefined
+        if (!settled) return undefined
+      }
+      return await this.committer.exclusive(async () =>
+        this.activeWrites === 0 ? { value: task() } : undefined,
+      )
+    } finally {
+      this.writeGate = undefined
+      release()
+    }
   }
 
   get isClosed(): boolean {

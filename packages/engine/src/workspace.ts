@@ -91,8 +91,8 @@ export class Workspace {
     // Checked before any byte is ingested; the mutation checks again.
     checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
     const started = performance.now()
+    await core.enterWrite()
     const lease = core.fence.lease()
-    core.activeWrites++
     try {
       const content = await ingest(data, core.chunks, core.objects.hasher, {
         signal: options.signal,
@@ -123,7 +123,7 @@ export class Workspace {
       if (options.metadata !== undefined) result.metadata = options.metadata
       return result
     } finally {
-      core.activeWrites--
+      core.exitWrite()
       lease.release()
     }
   }

@@ -81,8 +81,8 @@ export async function importArchive(
     await archive.frames.return(undefined as never)
     throw err
   }
+  await core.enterWrite()
   const lease = core.fence.lease()
-  core.activeWrites++
   try {
     const staged = await stageFrames(core, archive.frames, lease, options)
     const checker = new ImportChecker(
@@ -137,7 +137,7 @@ export async function importArchive(
       },
     })
   } finally {
-    core.activeWrites--
+    core.exitWrite()
     lease.release()
   }
 }

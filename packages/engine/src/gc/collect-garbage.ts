@@ -49,6 +49,9 @@ interface Candidate {
   rawBytes: number
 }
 
+/** How long compaction holds new writes back while running ones finish. */
+const COMPACT_WAIT_MS = 2000
+
 /** Garbage removed per synced batch (each in its own short exclusive turn of the committer). */
 const SWEEP_BATCH = 4096
 
@@ -200,33 +203,28 @@ async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]>
 
 /**
  * Compacts the chunk store. It may only start while no upload or import holds staged chunks
- * whose ops are not committed (see `ChunkStore.compact`): it is started between commit
- * groups when none is running; with writes always in flight it is skipped this time.
+ * whose ops are not committed (see `ChunkStore.compact`): new ones are held back for up to
+ * COMPACT_WAIT_MS while running ones finish; if they do not, compaction waits for the next
+ * collection.
  */
 async function compact(core: EngineCore, options: GcOptions): Promise<CompactReport | null> {
   throwIfAborted(options.signal, 'garbage collection')
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const started = await core.committer.exclusive(async () => {
-      if (core.activeWrites > 0) return undefined
-      const run = core.chunks.compact({
-        commit: (ops) => core.submit({ apply: async () => ({ ops, result: undefined }) }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        onProgress: (done, total) => void options.onProgress?.({ phase: 'compact', done, total }),
-      })
-      run.catch(() => undefined)
-      return { run }
+  const started = await core.holdWrites(COMPACT_WAIT_MS, () => {
+    const run = core.chunks.compact({
+      commit: (ops) => core.submit({ apply: async () => ({ ops, result: undefined }) }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onProgress: (done, total) => void options.onProgress?.({ phase: 'compact', done, total }),
     })
-    if (started !== undefined) {
-      const report = await started.run
-      await core.submit({
-        apply: async () => {
-          core.state.counters.voidBytes = report.deadBytes
-          return { result: undefined }
-        },
-      })
-      return report
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  return null
+    run.catch(() => undefined)
+    return run
+  })
+  if (started === undefined) return null
+  const report = await started.value
+  await core.submit({
+    apply: async () => {
+      core.state.counters.voidBytes = report.deadBytes
+      return { result: undefined }
+    },
+  })
+  return report
 }

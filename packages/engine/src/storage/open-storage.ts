@@ -30,7 +30,10 @@ function isLocked(err: unknown): boolean {
  * directory held by another process fails with `LOCKED`; nothing is renamed, wiped or
  * repaired.
  */
-export async function openDiskStorage(path: string): Promise<Storage> {
+export async function openDiskStorage(
+  path: string,
+  options: { packSizeLimit?: number } = {},
+): Promise<Storage> {
   await mkdir(path, { recursive: true })
   const level = new ClassicLevel(join(path, 'meta'), { keyEncoding: 'view', valueEncoding: 'view' })
   try {
@@ -51,7 +54,11 @@ export async function openDiskStorage(path: string): Promise<Storage> {
   }
   const meta = createLevelMetaStore(level)
   try {
-    const packs = await createPackChunkStore({ dir: join(path, 'packs'), meta })
+    const packs = await createPackChunkStore({
+      dir: join(path, 'packs'),
+      meta,
+      ...(options.packSizeLimit === undefined ? {} : { packSizeLimit: options.packSizeLimit }),
+    })
     const chunks = createTieredChunkStore({ small: createLevelChunkStore({ meta }), large: packs })
     return { meta, chunks }
   } catch (err) {
