@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { openMemoryDatabase, rejectsWith } from '../../test/engine-test-kit'
+import type { Database } from '../database'
+import type { EngineCore } from '../engine-core'
 import { parseHash } from '../internal/hex'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 
@@ -78,11 +80,11 @@ describe('verify', () => {
 
 /** The object id of the file at `path` (its directory entry's hash). */
 async function findFileObject(
-  db: import('../database').Database,
+  db: Database,
   path: string,
 ): Promise<Uint8Array> {
   const { entryAt } = await import('../read/entry-at')
-  const core = (db as unknown as { core: import('../engine-core').EngineCore }).core
+  const core = (db as unknown as { core: EngineCore }).core
   const entry = await entryAt(core.objects, parseHash(db.head()), path)
   return (entry as { hash: Uint8Array }).hash
 }
