@@ -6,6 +6,7 @@ export type {
   ChunkStore,
   CompactOptions,
   CompactReport,
+  ReadOptions,
   StageResult,
 } from './chunks/chunk-store'
 export { createLevelChunkStore } from './chunks/level-chunk-store'

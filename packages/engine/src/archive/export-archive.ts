@@ -59,7 +59,7 @@ export async function* writeArchive(
     const order: { item: WalkItem; read?: Promise<Uint8Array> }[] = []
     for await (const item of walk.directory(target, base)) {
       if (item.type === 'chunk') {
-        const read = core.chunks.read(item.hash)
+        const read = core.chunks.read(item.hash, { size: item.size })
         // Handled when its turn comes; this keeps an early exit from leaving it unhandled.
         read.catch(() => undefined)
         order.push({ item, read })

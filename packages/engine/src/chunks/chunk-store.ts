@@ -58,6 +58,12 @@ export interface CompactReport {
   deadBytes: number
 }
 
+/** Hints for {@link ChunkStore.read}. */
+export interface ReadOptions {
+  /** The chunk's raw size, when the caller knows it (a file's chunk list does): lets a tiered store look in the right tier first. */
+  size?: number
+}
+
 /**
  * Where chunk bytes live (DESIGN §3.1): the `pack` store (append-only framed files, index in
  * the metadata store) or the `level` store (chunks inside the metadata store). Every
@@ -78,7 +84,7 @@ export interface ChunkStore {
    * The raw bytes of a chunk, checked against their framing CRC (and length); a mismatch
    * throws `CONTENT_CORRUPT`, a missing chunk `NOT_FOUND`. Never returns corrupt bytes.
    */
-  read(hash: Uint8Array): Promise<Uint8Array>
+  read(hash: Uint8Array, options?: ReadOptions): Promise<Uint8Array>
   /**
    * Stores a chunk whose hash (32 bytes, else `RangeError`) the caller computed; compresses it
    * when that saves space. `bytes` must not change until the returned promise settles.

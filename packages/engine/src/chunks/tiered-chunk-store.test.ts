@@ -97,6 +97,37 @@ runChunkStoreConformance('tiered (classic-level + packs)', () => newFixture())
 runChunkStoreConformance('tiered (classic-level + 64 KiB packs)', () => newFixture(64 * 1024))
 
 describe('tiered chunk store', () => {
+  it('reads a large chunk straight from packs when told its size, with no metadata miss first', async () => {
+    const { store, meta } = await newFixture()
+    const hasher = await createHasher('sha256')
+    const small = pseudoRandomBytes(4096, 3)
+    const large = pseudoRandomBytes(100_000, 4)
+    const staged = [
+      await store.stage(hasher.hashDomain('chunk', small), small),
+      await store.stage(hasher.hashDomain('chunk', large), large),
+    ]
+    const ops = await store.flush()
+    await meta.batch([...staged.flatMap((s) => s.ops), ...ops], { sync: true })
+    store.committed()
+    let chunkLookups = 0
+    const get = meta.get.bind(meta)
+    meta.get = (async (space: never, key: never) => {
+      if (space === 'chunk') chunkLookups++
+      return get(space, key)
+    }) as typeof meta.get
+    const largeHash = hasher.hashDomain('chunk', large)
+    expect(
+      Buffer.from(await store.read(largeHash, { size: large.length })).equals(Buffer.from(large)),
+    ).toBe(true)
+    expect(chunkLookups).toBe(0)
+    expect(Buffer.from(await store.read(largeHash)).equals(Buffer.from(large))).toBe(true)
+    expect(chunkLookups).toBe(1)
+    const smallHash = hasher.hashDomain('chunk', small)
+    expect(
+      Buffer.from(await store.read(smallHash, { size: small.length })).equals(Buffer.from(small)),
+    ).toBe(true)
+  })
+
   it('keeps small chunks in the metadata store and large ones in packs, with no pack fsync for small groups', async () => {
     const { store, meta } = await newFixture()
     const hasher = await createHasher('sha256')

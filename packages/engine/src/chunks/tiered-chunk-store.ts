@@ -29,7 +29,9 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
     async has(hash, options) {
       return (await small.has(hash, options)) || large.has(hash, options)
     },
-    async read(hash) {
+    async read(hash, options) {
+      // A chunk larger than the inline limit can only be in the large tier.
+      if (options?.size !== undefined && options.size > inline) return large.read(hash)
       try {
         return await small.read(hash)
       } catch (err) {

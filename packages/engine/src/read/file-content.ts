@@ -53,7 +53,7 @@ export async function* readFileContent(
   for await (const [ref, offset] of chunkRefs(objects, file, range.start)) {
     if (offset + ref.size <= range.start) continue
     if (offset > range.end) break
-    const read = chunks.read(ref.hash)
+    const read = chunks.read(ref.hash, { size: ref.size })
     const slice: [number, number] = [
       Math.max(0, range.start - offset),
       Math.min(ref.size, range.end - offset + 1),

@@ -79,10 +79,7 @@ describe('verify', () => {
 })
 
 /** The object id of the file at `path` (its directory entry's hash). */
-async function findFileObject(
-  db: Database,
-  path: string,
-): Promise<Uint8Array> {
+async function findFileObject(db: Database, path: string): Promise<Uint8Array> {
   const { entryAt } = await import('../read/entry-at')
   const core = (db as unknown as { core: EngineCore }).core
   const entry = await entryAt(core.objects, parseHash(db.head()), path)
