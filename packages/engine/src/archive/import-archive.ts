@@ -202,8 +202,9 @@ async function stageFrames(
           })
       } else if (!out.chunkSizes.has(key)) {
         out.chunkSizes.set(key, frame.bytes.length)
-        const hash = frame.hash.slice()
-        const bytes = frame.bytes.slice()
+        // Staged as they are: the reader's views stay valid (sources never reuse a buffer they
+        // yielded) and are not kept once staged.
+        const { hash, bytes } = frame
         const sweeping = lease.add(hash)
         if (sweeping !== undefined) await sweeping
         inflight.push(
