@@ -72,8 +72,7 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
     },
     iterate<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
-      const options: Record<string, unknown> = { ...range }
-      if (range.limit === undefined) options.limit = -1
+      const options = levelRange(range)
       const iterator = sub(space).iterator(options)
       return {
         async *[Symbol.asyncIterator]() {
@@ -88,8 +87,7 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
     },
     keys<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
-      const options: Record<string, unknown> = { ...range }
-      if (range.limit === undefined) options.limit = -1
+      const options = levelRange(range)
       const iterator = sub(space).keys(options)
       return {
         async *[Symbol.asyncIterator]() {
@@ -116,4 +114,9 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
     },
   }
+}
+
+/** abstract-level iterator options for a range (no limit means all: -1). */
+function levelRange<K>(range: RangeOptions<K>): Record<string, unknown> {
+  return { ...range, limit: range.limit ?? -1 }
 }

@@ -2,7 +2,7 @@ import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import { withStoredVersion } from './existing-version'
-import { assertRefName, HEAD, refKey, refName } from './ref-names'
+import { assertRefName, HEAD, namesOf, refKey } from './ref-names'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
 import { resolveVersion } from './version-spec'
 import type { VersionSpec } from './version-spec'
@@ -43,12 +43,7 @@ export class Forks {
   /** Every fork, by name. */
   async list(): Promise<ForkInfo[]> {
     this.core.assertOpen()
-    const out: ForkInfo[] = []
-    for (const ref of this.core.state.refs.keys()) {
-      const name = refName('fork', ref)
-      if (name !== undefined) out.push(this.describe(name))
-    }
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    return namesOf('fork', this.core.state.refs.keys()).map((name) => this.describe(name))
   }
 
   /** One fork; `NOT_FOUND` when absent. */

@@ -46,3 +46,13 @@ export function describeRef(ref: string): string {
   }
   return ref
 }
+
+/** Names of every ref of `kind` among `refs`, sorted (bytewise, like the store's keys). */
+export function namesOf(kind: RefKind, refs: Iterable<string>): string[] {
+  const names: string[] = []
+  for (const ref of refs) {
+    const name = refName(kind, ref)
+    if (name !== undefined) names.push(name)
+  }
+  return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}

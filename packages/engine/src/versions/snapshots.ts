@@ -1,7 +1,7 @@
 import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
-import { assertRefName, HEAD, refKey, refName } from './ref-names'
+import { assertRefName, HEAD, namesOf, refKey } from './ref-names'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
 
 /** A named, immutable version. */
@@ -55,12 +55,7 @@ export class Snapshots {
   /** Every snapshot, by name. */
   async list(): Promise<SnapshotInfo[]> {
     this.core.assertOpen()
-    const out: SnapshotInfo[] = []
-    for (const ref of this.core.state.refs.keys()) {
-      const name = refName('snapshot', ref)
-      if (name !== undefined) out.push(this.describe(name))
-    }
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    return namesOf('snapshot', this.core.state.refs.keys()).map((name) => this.describe(name))
   }
 
   /** One snapshot; `NOT_FOUND` when absent. */

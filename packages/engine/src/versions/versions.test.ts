@@ -3,15 +3,15 @@ import { collect, openMemoryDatabase, rejectsWith, text } from '../../test/engin
 import type { DatabaseChange } from '../changes/database-change'
 import type { Database } from '../database'
 
-describe('snapshots', () => {
-  let db: Database
-  let kit: Awaited<ReturnType<typeof openMemoryDatabase>>
-  beforeEach(async () => {
-    kit = await openMemoryDatabase()
-    db = kit.db
-  })
-  afterEach(() => db.close())
+let db: Database
+let kit: Awaited<ReturnType<typeof openMemoryDatabase>>
+beforeEach(async () => {
+  kit = await openMemoryDatabase()
+  db = kit.db
+})
+afterEach(() => db.close())
 
+describe('snapshots', () => {
   it('records HEAD, survives later writes, and restores it', async () => {
     await db.writeFile('/a.txt', 'one')
     const snap = await db.snapshots.create('v1', { metadata: { note: 'first' } })
@@ -63,12 +63,6 @@ describe('snapshots', () => {
 })
 
 describe('forks', () => {
-  let db: Database
-  beforeEach(async () => {
-    db = (await openMemoryDatabase()).db
-  })
-  afterEach(() => db.close())
-
   it('writes beside HEAD and promotes', async () => {
     await db.writeFile('/shared.txt', 'base')
     const head = db.head()
@@ -114,14 +108,6 @@ describe('forks', () => {
 })
 
 describe('promote, history and restoreFile', () => {
-  let db: Database
-  let kit: Awaited<ReturnType<typeof openMemoryDatabase>>
-  beforeEach(async () => {
-    kit = await openMemoryDatabase()
-    db = kit.db
-  })
-  afterEach(() => db.close())
-
   it('promotes any stored version and refuses malformed or unknown hashes', async () => {
     await db.writeFile('/a.txt', 'one')
     const v1 = db.head()
@@ -189,12 +175,6 @@ describe('promote, history and restoreFile', () => {
 })
 
 describe('change feed', () => {
-  let db: Database
-  beforeEach(async () => {
-    db = (await openMemoryDatabase()).db
-  })
-  afterEach(() => db.close())
-
   it('reports durable changes in commit order, to listeners and iterators', async () => {
     const heard: DatabaseChange[] = []
     const off = db.onChange((c) => heard.push(c))
