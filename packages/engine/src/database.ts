@@ -25,6 +25,8 @@ import { ObjectStore, WriteSet } from './objects/object-store'
 import { pageTotals } from './objects/tree-objects'
 import type { TreeView } from './read/tree-view'
 import type { EngineStats } from './stats/engine-stats'
+import { createSystemStore } from './system-store'
+import type { SystemStore } from './system-store'
 import { openDiskStorage, openLevelStorage } from './storage/open-storage'
 import type { Storage } from './storage/open-storage'
 import { withStoredVersion } from './versions/existing-version'
@@ -222,6 +224,15 @@ export class Database extends Workspace {
    */
   async verify(options?: VerifyOptions): Promise<VerifyResult> {
     return verifyDatabase(this.core, options)
+  }
+
+  /**
+   * A string key-value store for records of other components kept in this database (the
+   * server keeps identity, tasks and schedules there), isolated per `namespace`.
+   */
+  systemStore(namespace: string): SystemStore {
+    this.core.assertOpen()
+    return createSystemStore(this.core.meta, namespace, () => this.core.assertOpen())
   }
 
   /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */

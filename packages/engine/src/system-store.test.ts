@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { openMemoryDatabase, rejectsWith } from '../test/engine-test-kit'
+
+describe('systemStore', () => {
+  it('keeps namespaces apart, lists by prefix in key order, and applies batches atomically', async () => {
+    const { db } = await openMemoryDatabase()
+    const a = db.systemStore('auth')
+    const b = db.systemStore('tasks')
+    await a.batch([
+      { type: 'put', key: 'user/2', value: 'two' },
+      { type: 'put', key: 'user/1', value: 'one' },
+      { type: 'put', key: 'key/1', value: 'k' },
+    ])
+    await b.batch([{ type: 'put', key: 'user/9', value: 'not auth' }])
+    expect(await a.get('user/1')).toBe('one')
+    expect(await a.get('user/9')).toBeUndefined()
+    expect(await a.entries('user/')).toEqual([
+      ['user/1', 'one'],
+      ['user/2', 'two'],
+    ])
+    expect(await a.entries('user/', { after: 'user/1' })).toEqual([['user/2', 'two']])
+    expect(await a.entries('', { limit: 1 })).toEqual([['key/1', 'k']])
+    await a.batch([{ type: 'del', key: 'user/1' }], { sync: false })
+    expect(await a.entries('user/')).toEqual([['user/2', 'two']])
+    expect(() => db.systemStore('Bad/Name')).toThrow(/invalid system namespace/)
+    await db.close()
+    await rejectsWith(a.get('user/2'), 'CLOSED')
+  })
+})

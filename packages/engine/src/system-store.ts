@@ -1,0 +1,68 @@
+import { EngineError } from './errors'
+import type { MetaOp, MetaStore } from './meta/meta-store'
+
+/** One write of a {@link SystemStore} batch. */
+export type SystemOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string }
+
+/**
+ * An ordered string key-value store in the database's `sys` space, for records of other
+ * packages (identity, tasks, schedules, webhook deliveries, configuration) next to the data
+ * they describe (DESIGN §3.1). Each namespace is isolated by a key prefix. Batches are atomic
+ * and, by default, durable when they resolve.
+ */
+export interface SystemStore {
+  get(key: string): Promise<string | undefined>
+  batch(ops: readonly SystemOp[], options?: { sync?: boolean }): Promise<void>
+  /** Entries whose key starts with `prefix`, in key order (at most `limit`). */
+  entries(prefix: string, options?: { limit?: number; after?: string }): Promise<[string, string][]>
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+const NAMESPACE = /^[a-z][a-z0-9-]{0,31}$/
+
+/** The system store of `namespace` over `meta`. */
+export function createSystemStore(
+  meta: MetaStore,
+  namespace: string,
+  assertOpen: () => void,
+): SystemStore {
+  if (!NAMESPACE.test(namespace)) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      `invalid system namespace ${JSON.stringify(namespace)}: use a-z, 0-9 and '-'`,
+    )
+  }
+  const prefix = `${namespace}/`
+  return {
+    async get(key) {
+      assertOpen()
+      const value = await meta.get('sys', prefix + key)
+      return value === undefined ? undefined : decoder.decode(value)
+    },
+    async batch(ops, options = {}) {
+      assertOpen()
+      const metaOps = ops.map((op): MetaOp =>
+        op.type === 'put'
+          ? { type: 'put', space: 'sys', key: prefix + op.key, value: encoder.encode(op.value) }
+          : { type: 'del', space: 'sys', key: prefix + op.key },
+      )
+      await meta.batch(metaOps, { sync: options.sync ?? true })
+    },
+    async entries(start, options = {}) {
+      assertOpen()
+      const out: [string, string][] = []
+      const from = prefix + start
+      const range = {
+        ...(options.after === undefined ? { gte: from } : { gt: prefix + options.after }),
+        // '\uffff' sorts after every character a key may hold, so this bounds the prefix.
+        lt: `${from}\uffff`,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      }
+      for await (const [key, value] of meta.iterate('sys', range)) {
+        out.push([key.slice(prefix.length), decoder.decode(value)])
+      }
+      return out
+    },
+  }
+}
