@@ -1,18 +1,24 @@
-import { defineRoute } from './route'
-import { healthResponseSchema } from './health'
+import { authRoutes } from './routes/auth-routes'
+import { emailRoutes } from './routes/email-routes'
+import { groupRoutes } from './routes/group-routes'
+import { systemRoutes } from './routes/system-routes'
+import { taskRoutes } from './routes/task-routes'
+import { userRoutes } from './routes/user-routes'
+import { versionRoutes } from './routes/version-routes'
 
 /**
  * The route table of the API. Every route the server mounts is declared here with its auth
- * level and schemas; the client is typed from the same entries.
+ * level and schemas; the client is typed from the same entries. Each domain keeps its routes
+ * in its own file under `routes/`.
  */
 export const routes = {
-  systemHealth: defineRoute({
-    id: 'system.health',
-    method: 'GET',
-    path: '/system/health',
-    auth: 'none',
-    response: healthResponseSchema,
-  }),
+  ...systemRoutes,
+  ...authRoutes,
+  ...userRoutes,
+  ...groupRoutes,
+  ...emailRoutes,
+  ...taskRoutes,
+  ...versionRoutes,
 } as const
 
 /** Names of the entries of {@link routes}. */

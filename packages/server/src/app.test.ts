@@ -82,7 +82,9 @@ const rejectAll: Authenticator = {
 const asUser: Authenticator = {
   authenticate: (req) =>
     Promise.resolve(
-      req.headers.get('authorization') === null ? undefined : { userId: 'u1', isRoot: false },
+      req.headers.get('authorization') === null
+        ? undefined
+        : { userId: 'u1', isRoot: false, rules: [], scoped: false },
     ),
 }
 

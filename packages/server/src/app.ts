@@ -25,6 +25,10 @@ export interface AppDeps {
   /** Origins allowed by CORS (`*` for any); no CORS headers when absent or empty. */
   corsOrigins?: readonly string[]
   logger?: Logger
+  /** The routes besides health, each from the contract's table. */
+  handlers?: readonly RouteHandler[]
+  /** Runs around every request (metrics); optional. */
+  observe?: (c: Context<AppEnv>, next: () => Promise<void>) => Promise<void>
 }
 
 /**
@@ -42,8 +46,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const origins = [...deps.corsOrigins]
     app.use('*', cors({ origin: origins.includes('*') ? '*' : origins }))
   }
+  if (deps.observe !== undefined) app.use('*', deps.observe)
   const handlers: RouteHandler[] = [
     healthRoute({ version: deps.version ?? SERVER_VERSION, status: deps.health ?? (() => 'ok') }),
+    ...(deps.handlers ?? []),
   ]
   mountRoutes(app, handlers, deps.authenticator)
   const answerError = (err: unknown, c: Context<AppEnv>) => {

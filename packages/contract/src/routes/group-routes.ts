@@ -1,0 +1,2 @@
+/** Routes of /system/groups. */
+export const groupRoutes = {} as const

@@ -1,0 +1,2 @@
+/** Routes of /system/gc, /system/tasks and /system/cron. */
+export const taskRoutes = {} as const

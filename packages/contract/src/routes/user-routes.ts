@@ -1,0 +1,2 @@
+/** Routes of /system/users. */
+export const userRoutes = {} as const

@@ -1,0 +1,2 @@
+/** Routes of /versions/* (export, diff, import, promote). */
+export const versionRoutes = {} as const
