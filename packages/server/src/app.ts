@@ -53,9 +53,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   ]
   mountRoutes(app, handlers, deps.authenticator)
   const answerError = (err: unknown, c: Context<AppEnv>) => {
-    const { status, body, unexpected } = toErrorResponse(err)
+    const { status, body, unexpected, headers } = toErrorResponse(err)
     if (unexpected) logger.error(`${c.req.method} ${c.req.path} failed`, err)
-    return c.json(body, status as ContentfulStatusCode)
+    return c.json(body, status as ContentfulStatusCode, headers)
   }
   app.notFound((c) =>
     answerError(new ServerError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), c),

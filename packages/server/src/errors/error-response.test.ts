@@ -49,6 +49,30 @@ describe('toErrorResponse', () => {
   })
 })
 
+describe('library errors', () => {
+  it('translates engine, auth and scheduler codes to wire codes, with Retry-After on rate limits', async () => {
+    const { EngineError } = await import('@svcdb/engine')
+    const { AuthError } = await import('@svcdb/auth')
+    expect(toErrorResponse(new EngineError('INVALID_ARCHIVE', 'truncated')).body.error).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'truncated',
+    })
+    expect(toErrorResponse(new EngineError('TOO_LARGE', 'big')).status).toBe(413)
+    expect(toErrorResponse(new EngineError('NOT_FOUND', 'gone')).status).toBe(404)
+    expect(toErrorResponse(new EngineError('IO_ERROR', 'disk')).status).toBe(500)
+    expect(toErrorResponse(new AuthError('INVALID_CREDENTIAL', 'no')).status).toBe(401)
+    const limited = toErrorResponse(
+      new AuthError('RATE_LIMITED', 'slow down', { retryAfterMs: 1500 }),
+    )
+    expect(limited).toMatchObject({ status: 429, headers: { 'Retry-After': '2' } })
+    const cron = Object.assign(new Error('bad cron'), {
+      name: 'SchedulerError',
+      code: 'INVALID_CRON',
+    })
+    expect(toErrorResponse(cron).status).toBe(400)
+  })
+})
+
 describe('isServerError', () => {
   it('matches by name and code, not by class identity', () => {
     const foreign = { name: 'ServerError', code: 'NOT_FOUND', message: 'x' }

@@ -1,6 +1,7 @@
 import { errorStatus, isErrorCode } from '@svcdb/contract'
 import type { ErrorBody, ErrorCode } from '@svcdb/contract'
 import { HTTPException } from 'hono/http-exception'
+import { wireCodeOf } from './library-codes'
 import { isServerError } from './server-error'
 
 /** An error turned into what goes on the wire. */
@@ -9,6 +10,8 @@ export interface ErrorResponse {
   body: ErrorBody
   /** True when the error was not expected and deserves a log line with its stack. */
   unexpected: boolean
+  /** Extra headers (`Retry-After` of a rate limit). */
+  headers?: Record<string, string>
 }
 
 const codeForStatus: Record<number, ErrorCode> = {
@@ -45,11 +48,15 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   }
   const coded = codedError(err)
   if (coded !== undefined) {
-    return {
+    const response: ErrorResponse = {
       status: errorStatus[coded.code],
       body: { error: coded },
       unexpected: coded.code === 'INTERNAL',
     }
+    const retryAfterMs = (err as { retryAfterMs?: unknown }).retryAfterMs
+    if (coded.code === 'RATE_LIMITED' && typeof retryAfterMs === 'number')
+      response.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) }
+    return response
   }
   return {
     status: 500,
@@ -58,10 +65,14 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   }
 }
 
-/** Library errors (EngineError, AuthError…) whose code is also a wire code pass through as is. */
+/**
+ * Library errors (EngineError, AuthError…) whose code is also a wire code pass through as is;
+ * the others are translated (see library-codes.ts).
+ */
 function codedError(err: unknown): { code: ErrorCode; message: string } | undefined {
-  if (!(err instanceof Error)) return undefined
-  const code = (err as { code?: unknown }).code
-  if (!isErrorCode(code) || err.message === '') return undefined
+  if (!(err instanceof Error) || err.message === '') return undefined
+  const raw = (err as { code?: unknown }).code
+  const code = wireCodeOf(err.name, raw) ?? raw
+  if (!isErrorCode(code)) return undefined
   return { code, message: err.message }
 }

@@ -1,0 +1,39 @@
+import type { ErrorCode } from '@svcdb/contract'
+
+/**
+ * Codes of the libraries' errors (EngineError, AuthError, SchedulerError, EventsError) that
+ * are not wire codes themselves, and the wire code each is answered with. Library errors are
+ * recognised by `name` + `code`, never `instanceof` (two copies of a package would break it).
+ */
+const LIBRARY_CODES: Record<string, Record<string, ErrorCode>> = {
+  EngineError: {
+    INVALID_PATH: 'BAD_REQUEST',
+    INVALID_HASH: 'BAD_REQUEST',
+    INVALID_NAME: 'BAD_REQUEST',
+    INVALID_INPUT: 'BAD_REQUEST',
+    INVALID_ARCHIVE: 'BAD_REQUEST',
+    BASE_MISMATCH: 'BAD_REQUEST',
+    NOT_A_DIRECTORY: 'BAD_REQUEST',
+    IS_A_DIRECTORY: 'BAD_REQUEST',
+    SYMLINK_LOOP: 'BAD_REQUEST',
+    NOT_EMPTY: 'CONFLICT',
+    TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  },
+  AuthError: {
+    INVALID_CREDENTIAL: 'UNAUTHORIZED',
+    INVALID_INPUT: 'BAD_REQUEST',
+    UNSAFE_QUERY_FIELD: 'BAD_REQUEST',
+  },
+  SchedulerError: {
+    INVALID_CRON: 'BAD_REQUEST',
+    INVALID_ARGS: 'BAD_REQUEST',
+    INVALID_SCHEDULE: 'BAD_REQUEST',
+    UNKNOWN_TASK_TYPE: 'BAD_REQUEST',
+  },
+}
+
+/** The wire code for a library error's code, when the library code is not one itself. */
+export function wireCodeOf(name: unknown, code: unknown): ErrorCode | undefined {
+  if (typeof name !== 'string' || typeof code !== 'string') return undefined
+  return LIBRARY_CODES[name]?.[code]
+}
