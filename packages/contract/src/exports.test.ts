@@ -5,17 +5,29 @@ it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "ERROR_CODES",
+      "MAX_IMPORT_BYTES",
       "ROUTE_AUTHS",
+      "booleanQuerySchema",
+      "createCronBodySchema",
+      "cronScheduleSchema",
       "defineRoute",
       "errorBodySchema",
       "errorCodeSchema",
       "errorStatus",
+      "gcResultSchema",
       "healthResponseSchema",
       "healthStatusSchema",
+      "importResultSchema",
       "isErrorCode",
       "isRouteAuth",
+      "patchCronBodySchema",
+      "promoteResponseSchema",
       "routes",
+      "statsResponseSchema",
+      "taskRefSchema",
+      "taskSchema",
       "validationIssueSchema",
+      "versionHashSchema",
     ]
   `)
 })

@@ -1,5 +1,7 @@
+import * as v from 'valibot'
 import { healthResponseSchema } from '../health'
 import { defineRoute } from '../route'
+import { statsResponseSchema } from '../stats'
 
 /** Routes of /system/health, /system/stats, /system/metrics and /system/events. */
 export const systemRoutes = {
@@ -9,5 +11,27 @@ export const systemRoutes = {
     path: '/system/health',
     auth: 'none',
     response: healthResponseSchema,
+  }),
+  systemStats: defineRoute({
+    id: 'system.stats',
+    method: 'GET',
+    path: '/system/stats',
+    auth: 'token',
+    response: statsResponseSchema,
+  }),
+  systemMetrics: defineRoute({
+    id: 'system.metrics',
+    method: 'GET',
+    path: '/system/metrics',
+    auth: 'token',
+  }),
+  systemEvents: defineRoute({
+    id: 'system.events',
+    method: 'GET',
+    path: '/system/events',
+    auth: 'token',
+    request: {
+      query: v.object({ events: v.optional(v.string()), path_prefix: v.optional(v.string()) }),
+    },
   }),
 } as const

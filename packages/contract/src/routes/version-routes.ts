@@ -1,2 +1,42 @@
-/** Routes of /versions/* (export, diff, import, promote). */
-export const versionRoutes = {} as const
+import * as v from 'valibot'
+import { booleanQuerySchema } from '../query-values'
+import { defineRoute } from '../route'
+import { importResultSchema, promoteResponseSchema } from '../versions'
+
+const versionName = v.pipe(v.string(), v.minLength(1), v.maxLength(128))
+
+/** Routes of /versions/* (root): archives out and in, and promote. */
+export const versionRoutes = {
+  versionsExport: defineRoute({
+    id: 'versions.export',
+    method: 'POST',
+    path: '/versions/export',
+    auth: 'root',
+    request: {
+      query: v.object({ snapshot: v.optional(versionName), hash: v.optional(v.string()) }),
+    },
+  }),
+  versionsDiff: defineRoute({
+    id: 'versions.diff',
+    method: 'POST',
+    path: '/versions/diff',
+    auth: 'root',
+    request: { query: v.object({ from: versionName, to: v.optional(versionName) }) },
+  }),
+  versionsImport: defineRoute({
+    id: 'versions.import',
+    method: 'POST',
+    path: '/versions/import',
+    auth: 'root',
+    request: { query: v.object({ force: booleanQuerySchema, promote: booleanQuerySchema }) },
+    response: importResultSchema,
+  }),
+  versionsPromote: defineRoute({
+    id: 'versions.promote',
+    method: 'POST',
+    path: '/versions/promote',
+    auth: 'root',
+    request: { query: v.object({ hash: v.string() }) },
+    response: promoteResponseSchema,
+  }),
+} as const
