@@ -1,0 +1,76 @@
+import { routes } from '@svcdb/contract'
+import type { Database } from '@svcdb/engine'
+import type { Scheduler } from '@svcdb/scheduler'
+import { ServerError } from '../../errors/server-error'
+import { handleRoute } from '../../routing/route-handler'
+import type { RouteHandler } from '../../routing/route-handler'
+import { cronView, gcView, taskView } from './task-views'
+
+/** What the task, cron and GC routes use. */
+export interface TaskRoutesContext {
+  db: Database
+  scheduler: Scheduler
+}
+
+/** `/system/gc`, `/system/tasks/*` and `/system/cron/*` (all root). */
+export function taskRouteHandlers(ctx: TaskRoutesContext): RouteHandler[] {
+  const { tasks, cron } = ctx.scheduler
+  return [
+    handleRoute(routes.systemGc, async (c, { query }) => {
+      let result
+      try {
+        result = await ctx.db.gc({ dryRun: query.dry_run, signal: c.req.raw.signal })
+      } catch (err) {
+        // The spec answers a GC failure with 500; the cause goes to the log, not the caller.
+        throw new ServerError('INTERNAL', 'garbage collection failed', {
+          cause: err,
+        })
+      }
+      return c.json(gcView(result), 200)
+    }),
+    handleRoute(routes.tasksReindex, async (c, { body }) => {
+      const task = await tasks.enqueue('reindex', { path: body.path })
+      return c.json({ id: task.id, task_type: task.taskType, status: task.status }, 200)
+    }),
+    handleRoute(routes.tasksGc, async (c, { body }) => {
+      const task = await tasks.enqueue('gc', { dry_run: body.dry_run })
+      return c.json({ id: task.id, task_type: task.taskType, status: task.status }, 200)
+    }),
+    handleRoute(routes.tasksList, async (c) => {
+      return c.json({ items: (await tasks.list()).map(taskView) }, 200)
+    }),
+    handleRoute(routes.tasksGet, async (c, { params }) => {
+      return c.json(taskView(await tasks.get(params.id)), 200)
+    }),
+    handleRoute(routes.tasksCancel, async (c, { params }) => {
+      const task = await tasks.cancel(params.id)
+      return c.json({ id: task.id, status: task.status }, 200)
+    }),
+    handleRoute(routes.cronList, async (c) => {
+      return c.json({ items: (await cron.list()).map(cronView) }, 200)
+    }),
+    handleRoute(routes.cronCreate, async (c, { body }) => {
+      const schedule = await cron.create({
+        id: body.id,
+        schedule: body.schedule,
+        taskType: body.task_type,
+        args: body.args,
+        enabled: body.enabled,
+      })
+      return c.json(cronView(schedule), 201)
+    }),
+    handleRoute(routes.cronUpdate, async (c, { params, body }) => {
+      const schedule = await cron.update(params.id, {
+        schedule: body.schedule,
+        taskType: body.task_type,
+        args: body.args,
+        enabled: body.enabled,
+      })
+      return c.json(cronView(schedule), 200)
+    }),
+    handleRoute(routes.cronDelete, async (c, { params }) => {
+      await cron.delete(params.id)
+      return c.json({ id: params.id, deleted: true }, 200)
+    }),
+  ]
+}

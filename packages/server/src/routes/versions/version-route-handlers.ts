@@ -1,0 +1,104 @@
+import { MAX_IMPORT_BYTES, routes } from '@svcdb/contract'
+import type { ImportResultView } from '@svcdb/contract'
+import type { Database, ImportResult } from '@svcdb/engine'
+import type { Context } from 'hono'
+import { ServerError } from '../../errors/server-error'
+import type { AppEnv } from '../../routing/app-env'
+import { handleRoute } from '../../routing/route-handler'
+import type { RouteHandler } from '../../routing/route-handler'
+import { requestBody } from './request-body'
+
+const HEX_HASH = /^[0-9a-fA-F]{64}$/
+
+/** `/versions/*` (root): exports and patches stream out, archives stream in, promote. */
+export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
+  const { db } = ctx
+  return [
+    handleRoute(routes.versionsExport, async (c, { query }) => {
+      // Resolved before the first byte: errors must be JSON answers, not a cut stream.
+      let version: string
+      if (query.hash !== undefined) {
+        version = (await db.at(query.hash).stat('/')).hash
+      } else if (query.snapshot !== undefined) {
+        version = (await db.snapshots.get(query.snapshot)).version
+      } else {
+        version = db.head()
+      }
+      const archive = db.exportArchive({ version, signal: c.req.raw.signal })
+      return archiveResponse(c, archive, `export-${version.slice(0, 12)}.svcdb`)
+    }),
+    handleRoute(routes.versionsDiff, async (c, { query }) => {
+      const from = await resolve(db, query.from)
+      const to = query.to === undefined ? db.head() : await resolve(db, query.to)
+      const patch = db.diffArchive({ from, to, signal: c.req.raw.signal })
+      return archiveResponse(c, patch, `patch-${to.slice(0, 12)}.svcdb`)
+    }),
+    handleRoute(routes.versionsImport, async (c, { query }) => {
+      const declared = Number(c.req.header('content-length'))
+      if (Number.isFinite(declared) && declared > MAX_IMPORT_BYTES) {
+        throw new ServerError('PAYLOAD_TOO_LARGE', `an import is at most ${MAX_IMPORT_BYTES} bytes`)
+      }
+      const result = await db.importArchive(requestBody(c), {
+        force: query.force,
+        promote: query.promote,
+        maxBytes: MAX_IMPORT_BYTES,
+        signal: c.req.raw.signal,
+      })
+      return c.json(importView(result), 200)
+    }),
+    handleRoute(routes.versionsPromote, async (c, { query }) => {
+      if (!HEX_HASH.test(query.hash)) {
+        throw new ServerError('BAD_REQUEST', 'hash must be a 64-digit hex version hash')
+      }
+      const { version } = await db.promote(query.hash)
+      return c.json({ status: 'promoted', head: version }, 200)
+    }),
+  ]
+}
+
+/** A snapshot name or hex hash, checked to name a stored version. */
+async function resolve(db: Database, spec: string): Promise<string> {
+  if (HEX_HASH.test(spec)) return (await db.at(spec).stat('/')).hash
+  return (await db.snapshots.get(spec)).version
+}
+
+function archiveResponse(
+  c: Context<AppEnv>,
+  archive: AsyncGenerator<Uint8Array>,
+  filename: string,
+): Response {
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await archive.next()
+        if (next.done === true) controller.close()
+        else controller.enqueue(next.value)
+      } catch (err) {
+        // Headers are gone: cutting the stream is all that is left; the end frame's absence
+        // tells the client the archive is incomplete.
+        controller.error(err)
+      }
+    },
+    async cancel() {
+      await archive.return(undefined)
+    },
+  })
+  return c.body(body, 200, {
+    'Content-Type': 'application/octet-stream',
+    'Content-Disposition': `attachment; filename="${filename}"`,
+  })
+}
+
+function importView(result: ImportResult): ImportResultView {
+  return {
+    status: result.status,
+    backup_type: result.backupType,
+    entries_imported: result.entriesImported,
+    chunks_imported: result.chunksImported,
+    files_imported: result.filesImported,
+    directories_imported: result.directoriesImported,
+    deletions_applied: result.deletionsApplied,
+    version_hash: result.versionHash,
+    head_promoted: result.headPromoted,
+  }
+}
