@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { IdentityStore } from '@svcdb/auth'
+import { runIdentityStoreConformance, testApiKey, testUser } from '@svcdb/auth/testing'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createEngineIdentityStore, openFileIdentityStore } from './identity-store'
+import { openTempDatabase } from './temp-database'
+import type { TempDatabase } from './temp-database'
+
+const temps = new Map<IdentityStore, TempDatabase>()
+runIdentityStoreConformance('engine system store on disk', {
+  async create() {
+    const temp = await openTempDatabase()
+    const store = createEngineIdentityStore(temp.db)
+    temps.set(store, temp)
+    return store
+  },
+  async destroy(store) {
+    await temps.get(store)?.destroy()
+    temps.delete(store)
+  },
+})
+
+describe('createEngineIdentityStore', () => {
+  let temp: TempDatabase | undefined
+  afterEach(async () => {
+    await temp?.destroy()
+    temp = undefined
+  })
+
+  it('keeps users and keys, findable by prefix, across closing and reopening the database', async () => {
+    temp = await openTempDatabase()
+    const user = testUser({ username: 'Zoë', email: 'zoe@example.com' })
+    const key = testApiKey({ userId: user.userId })
+    const before = createEngineIdentityStore(temp.db)
+    await before.createUser(user)
+    await before.createApiKey(key)
+    const after = createEngineIdentityStore(await temp.reopen())
+    expect(await after.getUser(user.userId)).toEqual(user)
+    expect(await after.findUserByEmail('zoe@example.com')).toEqual(user)
+    expect(await after.findApiKeyByPrefix(key.prefix)).toEqual(key)
+  })
+})
+
+describe('openFileIdentityStore', () => {
+  let dir: string | undefined
+  afterEach(async () => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+    dir = undefined
+  })
+
+  it('creates the identity database when absent and keeps identity across close and open', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svcdb-identity-'))
+    const path = join(dir, 'identity')
+    const user = testUser()
+    const first = await openFileIdentityStore(path)
+    await first.store.createUser(user)
+    await first.close()
+    const second = await openFileIdentityStore(path)
+    try {
+      expect(await second.store.listUsers()).toEqual([user])
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('refuses a directory another open store holds', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svcdb-identity-'))
+    const first = await openFileIdentityStore(dir)
+    try {
+      await expect(openFileIdentityStore(dir)).rejects.toThrow(/locked/)
+    } finally {
+      await first.close()
+    }
+  })
+})

@@ -1,0 +1,5 @@
+export { createEngineIdentityStore, openFileIdentityStore } from './identity-store'
+export type { FileIdentityStore } from './identity-store'
+export { createEngineScheduleStore } from './schedule-store'
+export { createEngineTaskStore } from './task-store'
+export { createEngineWebhookQueue } from './webhook-queue'
