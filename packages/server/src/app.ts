@@ -27,6 +27,8 @@ export interface AppDeps {
   logger?: Logger
   /** The routes besides health, each from the contract's table. */
   handlers?: readonly RouteHandler[]
+  /** Told of every error answered (health watches for corruption). */
+  onError?: (err: unknown) => void
   /** Runs around every request (metrics); optional. */
   observe?: (c: Context<AppEnv>, next: () => Promise<void>) => Promise<void>
 }
@@ -53,6 +55,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   ]
   mountRoutes(app, handlers, deps.authenticator)
   const answerError = (err: unknown, c: Context<AppEnv>) => {
+    deps.onError?.(err)
     const { status, body, unexpected, headers } = toErrorResponse(err)
     if (unexpected) logger.error(`${c.req.method} ${c.req.path} failed`, err)
     return c.json(body, status as ContentfulStatusCode, headers)

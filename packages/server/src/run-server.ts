@@ -45,13 +45,14 @@ export async function runServer(
   const logger = createLogger({ level: config.logLevel, write: (line) => io.stderr(`${line}\n`) })
   let server
   try {
-    server = await startServer(config, { logger })
+    server = await startServer(config, { logger, stdout: io.stdout })
   } catch (err) {
     io.stderr(
       `svcdb-server: cannot start on ${config.host}:${config.port}: ${(err as Error).message}\n`,
     )
     return 1
   }
+  if (server.rootApiKey !== undefined) io.stdout(`root api key: ${server.rootApiKey}\n`)
   io.stdout(
     `svcdb ${SERVER_VERSION} listening on ${server.url} (data: ${config.dataDir}, auth: ${config.auth.kind})\n`,
   )

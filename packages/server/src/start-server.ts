@@ -4,11 +4,10 @@ import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createApp } from './app'
 import type { ServerConfig } from './config/server-config'
-import { ServerError } from './errors/server-error'
 import { createLogger } from './logger'
 import type { Logger } from './logger'
 import { disabledAuthenticator } from './routing/principal'
-import type { Authenticator } from './routing/principal'
+import { openServices } from './services/open-services'
 
 /** A listening server. */
 export interface RunningServer {
@@ -20,23 +19,20 @@ export interface RunningServer {
    * 10 s, after which remaining connections are cut), then releases everything.
    */
   close(options?: { graceMs?: number }): Promise<void>
+  /** The root API key created on this first start of an authenticated mode: print it once. */
+  rootApiKey?: string
 }
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
   logger?: Logger
-}
-
-// Until identity is wired in, modes other than `disabled` accept no credential at all.
-const noIdentityAuthenticator: Authenticator = {
-  authenticate(request) {
-    if (request.headers.get('authorization') === null) return Promise.resolve(undefined)
-    return Promise.reject(new ServerError('UNAUTHORIZED', 'invalid or expired access token'))
-  },
+  /** Where magic links are printed in `--dev`; the process's stdout by default. */
+  stdout?: (text: string) => void
 }
 
 /**
- * Starts the server described by `config` and resolves once it is listening.
+ * Starts the server described by `config` and resolves once it is listening: opens the
+ * database and every service on it, mounts every route, then listens.
  *
  * @example
  * const server = await startServer({ ...DEFAULT_SERVER_CONFIG, port: 0 })
@@ -49,27 +45,50 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel })
   await mkdir(config.dataDir, { recursive: true })
+  let url = ''
+  const services = await openServices(config, logger, {
+    baseUrl: () => url,
+    stdout: options.stdout ?? ((text) => process.stdout.write(text)),
+  })
   const app = createApp({
-    authenticator:
-      config.auth.kind === 'disabled' ? disabledAuthenticator : noIdentityAuthenticator,
+    authenticator: config.auth.kind === 'disabled' ? disabledAuthenticator : services.authenticator,
     corsOrigins: config.corsOrigins,
     logger,
+    handlers: services.handlers,
+    health: services.health,
+    observe: (c, next) => services.metrics.observe(c, next),
+    onError: (err) => services.observeError(err),
   })
   const server = createAdaptorServer({ fetch: app.fetch }) as Server
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject)
-      resolve()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
+  } catch (err) {
+    await services.close()
+    throw err
+  }
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  return {
-    url: `http://${host}:${port}`,
+  url = `http://${host}:${port}`
+  const running: RunningServer = {
+    url,
     port,
-    close: (closeOptions = {}) => closeServer(server, closeOptions.graceMs ?? 10_000),
+    async close(closeOptions = {}) {
+      services.beginShutdown()
+      try {
+        await closeServer(server, closeOptions.graceMs ?? 10_000)
+      } finally {
+        await services.close()
+      }
+    },
   }
+  if (services.rootApiKey !== undefined) running.rootApiKey = services.rootApiKey
+  return running
 }
 
 function closeServer(server: Server, graceMs: number): Promise<void> {

@@ -23,6 +23,7 @@ const LIBRARY_CODES: Record<string, Record<string, ErrorCode>> = {
     INVALID_CREDENTIAL: 'UNAUTHORIZED',
     INVALID_INPUT: 'BAD_REQUEST',
     UNSAFE_QUERY_FIELD: 'BAD_REQUEST',
+    TOKEN_CREATION_FAILED: 'INTERNAL',
   },
   SchedulerError: {
     INVALID_CRON: 'BAD_REQUEST',

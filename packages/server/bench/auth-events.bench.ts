@@ -1,0 +1,230 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import type { Server } from 'node:http'
+import { Agent, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createAdaptorServer } from '@hono/node-server'
+import type { Benchmark } from '../../../scripts/bench-protocol'
+import { createApp } from '../src/app'
+import { DEFAULT_SERVER_CONFIG } from '../src/config/server-config'
+import type { ServerConfig } from '../src/config/server-config'
+import { createLogger } from '../src/logger'
+import { disabledAuthenticator } from '../src/routing/principal'
+import { openServices } from '../src/services/open-services'
+import type { Services } from '../src/services/open-services'
+
+const DURATION_MS = 3_000
+const CONCURRENCY = 32
+const quiet = createLogger({ level: 'silent' })
+
+interface Running {
+  url: URL
+  services: Services
+  close(): Promise<void>
+}
+
+/** The server of `startServer`, in process, with its services at hand for load generation. */
+async function run(config: Partial<ServerConfig>): Promise<Running> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svcdb-bench-'))
+  const full = { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir, ...config }
+  let base = ''
+  const services = await openServices(full, quiet, { baseUrl: () => base, stdout: () => undefined })
+  const app = createApp({
+    authenticator: full.auth.kind === 'disabled' ? disabledAuthenticator : services.authenticator,
+    handlers: services.handlers,
+    logger: quiet,
+    observe: (c, next) => services.metrics.observe(c, next),
+  })
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    url: new URL(base),
+    services,
+    async close() {
+      services.beginShutdown()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await services.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Sends requests on keep-alive connections for a fixed time; returns completed requests. */
+async function hammer(
+  url: URL,
+  make: () => { method: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+  const deadline = Date.now() + DURATION_MS
+  let done = 0
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      const r = make()
+      await new Promise<void>((resolve, reject) => {
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: r.path,
+            method: r.method,
+            headers: r.headers,
+            agent,
+          },
+          (res) => {
+            if (res.statusCode !== 200) reject(new Error(`${r.path}: ${res.statusCode}`))
+            res.resume()
+            res.on('end', resolve)
+          },
+        )
+        req.on('error', reject)
+        req.end(r.body)
+      })
+      done++
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+  agent.destroy()
+  return done / (DURATION_MS / 1000)
+}
+
+async function token(url: URL, apiKey: string): Promise<string> {
+  const res = await fetch(new URL('/auth/token', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: apiKey }),
+  })
+  return ((await res.json()) as { token: string }).token
+}
+
+export const benchmarks: Benchmark[] = [
+  {
+    name: 'authentication cost over HTTP',
+    async run() {
+      const open = await run({ auth: { kind: 'disabled' } })
+      const secured = await run({ auth: { kind: 'self-contained' } })
+      try {
+        const apiKey = secured.services.rootApiKey as string
+        const bearer = await token(secured.url, apiKey)
+        const plain = await hammer(open.url, () => ({ method: 'GET', path: '/system/stats' }))
+        const authed = await hammer(secured.url, () => ({
+          method: 'GET',
+          path: '/system/stats',
+          headers: { authorization: `Bearer ${bearer}` },
+        }))
+        const body = JSON.stringify({ api_key: apiKey })
+        const exchanges = await hammer(secured.url, () => ({
+          method: 'POST',
+          path: '/auth/token',
+          headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+          body,
+        }))
+        return [
+          { name: 'GET /system/stats, no auth', value: plain, unit: 'req/s' },
+          { name: 'GET /system/stats, Bearer token', value: authed, unit: 'req/s' },
+          {
+            name: 'authenticated overhead',
+            value: (100 * (plain - authed)) / plain,
+            unit: '%',
+            target: 15,
+            better: 'lower',
+          },
+          {
+            name: 'token exchanges over HTTP (durable)',
+            value: exchanges,
+            unit: 'req/s',
+            target: 2000,
+          },
+        ]
+      } finally {
+        await open.close()
+        await secured.close()
+      }
+    },
+  },
+  {
+    name: 'event stream fan-out over HTTP',
+    async run() {
+      const server = await run({ auth: { kind: 'disabled' } })
+      const SUBSCRIBERS = 1000
+      const latencies: number[] = []
+      const controllers: AbortController[] = []
+      try {
+        const agent = new Agent({ keepAlive: true, maxSockets: SUBSCRIBERS })
+        await Promise.all(
+          Array.from({ length: SUBSCRIBERS }, async () => {
+            await new Promise<void>((resolve, reject) => {
+              const req = request(
+                {
+                  host: server.url.hostname,
+                  port: server.url.port,
+                  path: '/system/events?events=entries_created',
+                  agent,
+                },
+                (res) => {
+                  res.setEncoding('utf8')
+                  let buffer = ''
+                  res.on('data', (text: string) => {
+                    buffer += text
+                    let end
+                    while ((end = buffer.indexOf('\n\n')) >= 0) {
+                      const frame = buffer.slice(0, end)
+                      buffer = buffer.slice(end + 2)
+                      const data = /^data: (.*)$/m.exec(frame)?.[1]
+                      if (data !== undefined)
+                        latencies.push(
+                          Date.now() - (JSON.parse(data) as { timestamp: number }).timestamp,
+                        )
+                    }
+                  })
+                  resolve()
+                },
+              )
+              const controller = new AbortController()
+              controllers.push(controller)
+              controller.signal.addEventListener('abort', () => req.destroy())
+              req.on('error', (err) => (controller.signal.aborted ? undefined : reject(err)))
+              req.end()
+            })
+          }),
+        )
+        const rssBefore = process.memoryUsage().rss
+        const { db } = server.services
+        const seconds = 5
+        for (let i = 0; i < seconds * 1000; i += 10) {
+          const started = Date.now()
+          await Promise.all(
+            Array.from({ length: 10 }, (_, j) => db.writeFile(`/load/${(i + j) % 500}`, 'x')),
+          )
+          const spare = 10 - (Date.now() - started)
+          if (spare > 0) await new Promise((resolve) => setTimeout(resolve, spare))
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        const sorted = latencies.sort((a, b) => a - b)
+        const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? Number.NaN
+        const delivered = latencies.length / (SUBSCRIBERS * seconds * 1000)
+        return [
+          {
+            name: `SSE p99 delivery latency, ${SUBSCRIBERS} subscribers, ~1,000 events/s`,
+            value: p99,
+            unit: 'ms',
+            target: 100,
+            better: 'lower',
+          },
+          { name: 'SSE events delivered / published', value: delivered, unit: 'ratio' },
+          {
+            name: 'RSS growth during the run (client and server in one process)',
+            value: (process.memoryUsage().rss - rssBefore) / 1048576,
+            unit: 'MiB',
+            better: 'lower',
+          },
+        ]
+      } finally {
+        for (const c of controllers) c.abort()
+        await server.close()
+      }
+    },
+  },
+]

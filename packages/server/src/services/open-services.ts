@@ -1,0 +1,180 @@
+import { createAuth, createLoggingMagicLinkSender } from '@svcdb/auth'
+import type { Auth, MagicLinkSender } from '@svcdb/auth'
+import { Database } from '@svcdb/engine'
+import { createEventBus, startHeartbeat, startMetricsPulse } from '@svcdb/events'
+import type { EventBus } from '@svcdb/events'
+import { createScheduler } from '@svcdb/scheduler'
+import type { Scheduler } from '@svcdb/scheduler'
+import { createEngineIdentityStore, openFileIdentityStore } from '../adapters'
+import { createEngineScheduleStore, createEngineTaskStore } from '../adapters'
+import { createBearerAuthenticator } from '../auth/bearer-authenticator'
+import type { ServerConfig } from '../config/server-config'
+import { createEmailMagicLinkSender, createEmailService } from '../email'
+import type { EmailService } from '../email'
+import type { Logger } from '../logger'
+import { createDiskSampler } from '../observability/disk-sampler'
+import { createServerMetrics } from '../observability/server-metrics'
+import type { ServerMetrics } from '../observability/server-metrics'
+import { statsSnapshot } from '../observability/stats-snapshot'
+import { emailRouteHandlers } from '../routes/email'
+import { authRouteHandlers, groupRouteHandlers, userRouteHandlers } from '../routes/identity'
+import { systemRouteHandlers } from '../routes/system/system-route-handlers'
+import { taskRouteHandlers } from '../routes/tasks/task-route-handlers'
+import { versionRouteHandlers } from '../routes/versions/version-route-handlers'
+import type { Authenticator } from '../routing/principal'
+import type { RouteHandler } from '../routing/route-handler'
+import { registerTaskHandlers } from '../tasks/task-handlers'
+import { SERVER_VERSION } from '../version'
+import { publishEngineChange } from './engine-events'
+
+/** Everything a running server is made of, and how to release it. */
+export interface Services {
+  db: Database
+  auth: Auth
+  bus: EventBus
+  scheduler: Scheduler
+  metrics: ServerMetrics
+  authenticator: Authenticator
+  handlers: RouteHandler[]
+  health(): 'ok' | 'degraded'
+  /** Present on the first start of an authenticated mode: print once. */
+  rootApiKey?: string
+  /** Ends event streams, so a graceful HTTP close is not held open by them. */
+  beginShutdown(): void
+  /** Stops tasks and pulses, and closes the database. */
+  close(): Promise<void>
+  /** Notes an error answered to a client (corruption turns health `degraded`). */
+  observeError(err: unknown): void
+}
+
+/**
+ * Where magic links go: stdout in `--dev` (spec), else email. The base URL is only known
+ * once the server listens (port 0), hence the getter.
+ */
+function magicLinkSender(
+  config: ServerConfig,
+  email: EmailService,
+  stdout: (line: string) => void,
+  baseUrl: () => string,
+): MagicLinkSender {
+  return {
+    send(message) {
+      const sender = config.dev
+        ? createLoggingMagicLinkSender({ baseUrl: baseUrl(), log: (line) => stdout(`${line}\n`) })
+        : createEmailMagicLinkSender(email, { baseUrl: baseUrl() })
+      return sender.send(message)
+    },
+  }
+}
+
+/**
+ * Opens the database and builds identity, events, tasks, metrics and every route on it
+ * (DESIGN §2, §7). The caller owns the result and must `close()` it.
+ */
+export async function openServices(
+  config: ServerConfig,
+  logger: Logger,
+  options: { baseUrl: () => string; stdout: (text: string) => void },
+): Promise<Services> {
+  const startedAt = Date.now()
+  const db = await Database.open({ path: config.dataDir })
+  const cleanups: (() => Promise<void> | void)[] = [() => db.close()]
+  const closeAll = async () => {
+    for (const cleanup of cleanups.reverse())
+      await Promise.resolve(cleanup()).catch((err: unknown) =>
+        logger.error('shutdown step failed', err),
+      )
+  }
+  try {
+    let identity = createEngineIdentityStore(db)
+    if (config.auth.kind === 'file') {
+      const file = await openFileIdentityStore(config.auth.path)
+      cleanups.push(() => file.close())
+      identity = file.store
+    }
+    const email = createEmailService({ db })
+    const auth = createAuth({
+      store: identity,
+      mode: config.auth,
+      magicLinkSender: magicLinkSender(config, email, options.stdout, options.baseUrl),
+      onBackgroundError: (err) =>
+        logger.warn(`magic link delivery failed: ${(err as Error).message}`),
+    })
+    const { rootApiKey } = await auth.bootstrap()
+    cleanups.push(() => auth.idle())
+
+    const bus = createEventBus({ nodeId: config.nodeId })
+    cleanups.push(() => bus.close())
+    const stopChanges = db.onChange((change) => publishEngineChange(bus, change))
+    cleanups.push(stopChanges)
+
+    const scheduler = createScheduler({
+      taskStore: createEngineTaskStore(db),
+      scheduleStore: createEngineScheduleStore(db),
+      onError: (err) => logger.error('task runner error', err),
+    })
+    registerTaskHandlers(scheduler.tasks, { db, dataDir: config.dataDir })
+    await scheduler.start()
+    cleanups.push(() => scheduler.stop())
+
+    const disk = createDiskSampler(config.dataDir)
+    cleanups.push(() => disk.stop())
+    const identityInfo = {
+      version: SERVER_VERSION,
+      databasePath: config.dataDir,
+      nodeId: config.nodeId,
+      startedAt,
+    }
+    const heartbeat = startHeartbeat({ bus })
+    cleanups.push(() => heartbeat.stop())
+    const pulse = startMetricsPulse({
+      bus,
+      intervalMs: config.metricsIntervalMs,
+      stats: () => statsSnapshot(db.stats(), disk.latest(), identityInfo, Date.now()),
+      onError: (err) => logger.warn(`metrics event skipped: ${err.message}`),
+    })
+    cleanups.push(() => pulse.stop())
+
+    const shutdown = new AbortController()
+    const metrics = createServerMetrics({ db, bus, tasks: scheduler.tasks })
+    let corrupt = false
+    const handlers = [
+      ...authRouteHandlers({ auth }),
+      ...userRouteHandlers({ auth }),
+      ...groupRouteHandlers({ auth }),
+      ...emailRouteHandlers({ email }),
+      ...taskRouteHandlers({ db, scheduler }),
+      ...versionRouteHandlers({ db }),
+      ...systemRouteHandlers({
+        db,
+        auth,
+        bus,
+        disk,
+        metrics,
+        identity: identityInfo,
+        now: Date.now,
+        shutdown: shutdown.signal,
+      }),
+    ]
+    const services: Services = {
+      db,
+      auth,
+      bus,
+      scheduler,
+      metrics,
+      authenticator: createBearerAuthenticator(auth),
+      handlers,
+      health: () => (corrupt || disk.latest().diskUsagePercent >= 95 ? 'degraded' : 'ok'),
+      beginShutdown: () => shutdown.abort(),
+      close: closeAll,
+      observeError(err) {
+        if ((err as { code?: unknown }).code === 'CONTENT_CORRUPT') corrupt = true
+      },
+    }
+    if (rootApiKey !== undefined) services.rootApiKey = rootApiKey
+    return services
+  } catch (err) {
+    await closeAll()
+    throw err
+  }
+}
