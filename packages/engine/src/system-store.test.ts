@@ -22,6 +22,13 @@ describe('systemStore', () => {
     expect(await a.entries('', { limit: 1 })).toEqual([['key/1', 'k']])
     await a.batch([{ type: 'del', key: 'user/1' }], { sync: false })
     expect(await a.entries('user/')).toEqual([['user/2', 'two']])
+    // Any character, astral ones included, stays within its prefix's listing.
+    await a.batch([
+      { type: 'put', key: 'x/😀', value: 'emoji' },
+      { type: 'put', key: 'x/\uffffz', value: 'last' },
+      { type: 'put', key: 'y', value: 'after' },
+    ])
+    expect((await a.entries('x/')).map(([k]) => k)).toEqual(['x/\uffffz', 'x/😀'])
     expect(() => db.systemStore('Bad/Name')).toThrow(/invalid system namespace/)
     await db.close()
     await rejectsWith(a.get('user/2'), 'CLOSED')

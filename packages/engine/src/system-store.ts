@@ -53,13 +53,12 @@ export function createSystemStore(
       assertOpen()
       const out: [string, string][] = []
       const from = prefix + start
-      const range = {
-        ...(options.after === undefined ? { gte: from } : { gt: prefix + options.after }),
-        // '\uffff' sorts after every character a key may hold, so this bounds the prefix.
-        lt: `${from}\uffff`,
-        ...(options.limit === undefined ? {} : { limit: options.limit }),
-      }
+      const range = options.after === undefined ? { gte: from } : { gt: prefix + options.after }
+      // Keys sort by their UTF-8 bytes, so every key with the prefix follows `from` in one
+      // run: stop at the first one without it (no upper-bound key to get wrong).
       for await (const [key, value] of meta.iterate('sys', range)) {
+        if (!key.startsWith(from)) break
+        if (options.limit !== undefined && out.length >= options.limit) break
         out.push([key.slice(prefix.length), decoder.decode(value)])
       }
       return out
