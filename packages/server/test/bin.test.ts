@@ -114,9 +114,15 @@ describe('svcdb-server binary', () => {
   it('exits 1 with a clear message when the port is taken', async () => {
     const first = start(['--port', '0', '--data', dataDir])
     const port = new URL(await listeningUrl(first.child)).port
-    const second = await start(['--port', port, '--data', dataDir]).exit
+    const otherDir = await mkdtemp(join(tmpdir(), 'svcdb-bin-'))
+    const second = await start(['--port', port, '--data', otherDir]).exit
+    await rm(otherDir, { recursive: true, force: true })
     expect(second.code).toBe(1)
     expect(second.stderr).toMatch(/cannot start on 127\.0\.0\.1:\d+: .*EADDRINUSE/)
+    // The same data directory is refused too, by its lock, and left untouched.
+    const third = await start(['--port', '0', '--data', dataDir]).exit
+    expect(third.code).toBe(1)
+    expect(third.stderr).toMatch(/is locked: another process has it open/)
     first.child.kill('SIGTERM')
     expect((await first.exit).code).toBe(0)
   })
