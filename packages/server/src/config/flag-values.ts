@@ -1,3 +1,4 @@
+import { createDestinationAllowList } from '@svcdb/events'
 import { LOG_LEVELS } from '../logger'
 import type { LogLevel } from '../logger'
 import type { AuthMode } from './server-config'
@@ -57,6 +58,22 @@ export function parseOrigins(raw: string): FlagValue<string[]> {
   return valid
     ? ok(origins)
     : expected('a comma-separated list of origins such as https://app.example, or *')
+}
+
+/** Webhook destinations: the entries of `createDestinationAllowList` (`https://host[:port]`, `https://*.domain`, `*`). */
+export function parseAllowList(raw: string): FlagValue<string[]> {
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+  try {
+    createDestinationAllowList(entries)
+  } catch {
+    return expected(
+      'comma-separated destinations such as https://hooks.example, https://*.example or *',
+    )
+  }
+  return entries.length > 0 ? ok(entries) : expected('at least one destination')
 }
 
 /** A host name or IP address to listen on; brackets around an IPv6 address are dropped. */

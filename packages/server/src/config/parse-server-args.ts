@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import {
   isLoopbackHost,
+  parseAllowList,
   parseAuthMode,
   parseDuration,
   parseHost,
@@ -35,6 +36,8 @@ Options:
   --metrics-interval DUR   interval of metrics events, e.g. 15s (default 15s)
   --cors ORIGINS           comma-separated allowed origins, or *
   --log-level LEVEL        debug | info | warn | error | silent (default info)
+  --webhook-allow LIST     webhook destinations that may be called: comma-separated
+                           https://host[:port], https://*.domain, or * (default none)
   --unsafe-public          allow --auth disabled on a non-loopback host
   -h, --help               show this help
   -v, --version            print the version
@@ -51,6 +54,7 @@ const options = {
   cors: { type: 'string' },
   'log-level': { type: 'string' },
   'unsafe-public': { type: 'boolean' },
+  'webhook-allow': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -109,6 +113,7 @@ export function parseServerArgs(argv: readonly string[]): ServerArgs {
       corsOrigins: flag('cors', values.cors, parseOrigins, d.corsOrigins),
       logLevel: flag('log-level', values['log-level'], parseLogLevel, d.logLevel),
       unsafePublic: values['unsafe-public'] ?? d.unsafePublic,
+      webhookAllow: flag('webhook-allow', values['webhook-allow'], parseAllowList, d.webhookAllow),
     }
     if (config.auth.kind === 'disabled' && !isLoopbackHost(config.host) && !config.unsafePublic) {
       throw new FlagError(

@@ -22,6 +22,8 @@ export interface ServerConfig {
   logLevel: LogLevel
   /** Allows `--auth disabled` on a non-loopback host. */
   unsafePublic: boolean
+  /** Webhook destinations that may be called (none by default: no request leaves the server). */
+  webhookAllow: string[]
 }
 
 /** Defaults of DESIGN §7. */
@@ -36,4 +38,5 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   corsOrigins: [],
   logLevel: 'info',
   unsafePublic: false,
+  webhookAllow: [],
 }

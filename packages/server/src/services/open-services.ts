@@ -26,6 +26,7 @@ import type { RouteHandler } from '../routing/route-handler'
 import { registerTaskHandlers } from '../tasks/task-handlers'
 import { SERVER_VERSION } from '../version'
 import { publishEngineChange } from './engine-events'
+import { startWebhooks } from './webhook-wiring'
 
 /** Everything a running server is made of, and how to release it. */
 export interface Services {
@@ -135,8 +136,23 @@ export async function openServices(
     })
     cleanups.push(() => pulse.stop())
 
+    const webhooks = await startWebhooks(db, bus, config.webhookAllow, logger)
+    cleanups.push(() => webhooks.stop())
+
     const shutdown = new AbortController()
-    const metrics = createServerMetrics({ db, bus, tasks: scheduler.tasks })
+    const metrics = createServerMetrics({
+      db,
+      bus,
+      tasks: scheduler.tasks,
+      webhooks: () => {
+        const s = webhooks.dispatcher.stats()
+        return {
+          delivered: s.delivered,
+          failed: s.failed,
+          queued: s.enqueued - s.delivered - s.failed - s.discarded,
+        }
+      },
+    })
     let corrupt = false
     const handlers = [
       ...authRouteHandlers({ auth }),
