@@ -22,3 +22,38 @@ export {
 export type { CronScheduleView, GcResultView, TaskView } from './tasks'
 export { importResultSchema, MAX_IMPORT_BYTES, promoteResponseSchema } from './versions'
 export type { ImportResultView } from './versions'
+export {
+  EMAIL_SECRET_MASK,
+  emailAddressSchema,
+  emailConfigSchema,
+  emailConfigViewSchema,
+  emailTestBodySchema,
+  emailTestResultSchema,
+  oauthEmailConfigSchema,
+  smtpEmailConfigSchema,
+} from './email'
+export type { EmailConfigBody, EmailConfigView, EmailTestResult } from './email'
+export {
+  adminKeyViewSchema,
+  createdAdminKeySchema,
+  createdKeySchema,
+  keyViewSchema,
+  MAX_KEY_EXPIRY_DAYS,
+  permissionFlagsSchema,
+  revokedKeySchema,
+  ruleSchema,
+} from './identity/api-key'
+export type {
+  AdminKeyView,
+  CreatedAdminKeyView,
+  CreatedKeyView,
+  KeyView,
+  RuleView,
+} from './identity/api-key'
+export { deletedGroupSchema, groupSchema } from './identity/group'
+export type { GroupView } from './identity/group'
+export { uuidSchema } from './identity/identity-ids'
+export { accessGrantSchema, magicLinkResponseSchema, tokenGrantSchema } from './identity/token'
+export type { AccessGrantView, TokenGrantView } from './identity/token'
+export { deactivatedUserSchema, userSchema } from './identity/user'
+export type { UserView } from './identity/user'

@@ -22,3 +22,16 @@ export type { RunServerIo } from './run-server'
 export { startServer } from './start-server'
 export type { RunningServer, StartServerOptions } from './start-server'
 export { SERVER_VERSION } from './version'
+export {
+  createEngineIdentityStore,
+  createEngineScheduleStore,
+  createEngineTaskStore,
+  createEngineWebhookQueue,
+  openFileIdentityStore,
+} from './adapters'
+export type { FileIdentityStore } from './adapters'
+export { createBearerAuthenticator } from './auth/bearer-authenticator'
+export { createEmailMagicLinkSender, createEmailService } from './email'
+export type { EmailService } from './email'
+export { openServices } from './services/open-services'
+export type { Services } from './services/open-services'
