@@ -54,6 +54,9 @@ export interface AccessTokenCodec {
 const INVALID_TOKEN = 'invalid or expired access token'
 
 /** Builds the codec of `key`; tokens live `ttlSeconds`. */
+/** Verified tokens remembered per codec (oldest forgotten first). */
+const VERIFIED_TOKENS = 10_000
+
 export async function createAccessTokenCodec(
   key: SigningKeyRecord,
   ttlSeconds: number,
@@ -64,6 +67,10 @@ export async function createAccessTokenCodec(
     if (header.kid !== key.kid) throw new Error('unknown kid')
     return publicKey
   }
+  // Signature checks cost ~150 µs each (EdDSA); a client sends the same token for an hour,
+  // so a token verified once is remembered until it expires. Revocation and deactivation
+  // are checked per request elsewhere (through the identity cache), not here.
+  const verified = new Map<string, AccessTokenClaims>()
   return {
     async mint(input) {
       const iat = Math.floor(input.now / 1000)
@@ -85,6 +92,11 @@ export async function createAccessTokenCodec(
       }
     },
     async verify(token, now) {
+      const known = verified.get(token)
+      if (known !== undefined) {
+        if (now < known.exp * 1000) return known
+        verified.delete(token)
+      }
       try {
         const { payload } = await jwtVerify(token, pickKey, {
           algorithms: [SIGNING_ALGORITHM],
@@ -101,7 +113,11 @@ export async function createAccessTokenCodec(
         ) {
           throw new Error('malformed claims')
         }
-        return payload as unknown as AccessTokenClaims
+        const claims = payload as unknown as AccessTokenClaims
+        if (verified.size >= VERIFIED_TOKENS)
+          verified.delete(verified.keys().next().value as string)
+        verified.set(token, claims)
+        return claims
       } catch (cause) {
         throw new AuthError('INVALID_CREDENTIAL', INVALID_TOKEN, { cause })
       }
