@@ -31,6 +31,8 @@ describe('parseServerArgs', () => {
       'https://a.example, http://b:3000',
       '--log-level',
       'debug',
+      '--webhook-allow',
+      'https://hooks.example, https://*.corp.example:8443',
     ])
     expect(args).toEqual({
       action: 'run',
@@ -45,7 +47,16 @@ describe('parseServerArgs', () => {
         corsOrigins: ['https://a.example', 'http://b:3000'],
         logLevel: 'debug',
         unsafePublic: false,
+        webhookAllow: ['https://hooks.example', 'https://*.corp.example:8443'],
       },
+    })
+  })
+
+  it('refuses a webhook destination that is not an http(s) origin', () => {
+    const args = parseServerArgs(['--webhook-allow', 'ftp://x'])
+    expect(args).toMatchObject({
+      action: 'error',
+      message: expect.stringMatching(/--webhook-allow/),
     })
   })
 
