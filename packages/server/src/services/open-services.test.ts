@@ -120,4 +120,22 @@ describe('openServices', () => {
     expect(again.rootApiKey).toBeUndefined()
     await again.close()
   })
+
+  it('reports health degraded once corrupt content has been met', async () => {
+    const config = { ...DEFAULT_SERVER_CONFIG, dataDir: dir, auth: { kind: 'disabled' as const } }
+    const services = await openServices(config, createLogger({ level: 'silent' }), {
+      baseUrl: () => '',
+      stdout: () => undefined,
+    })
+    try {
+      expect(services.health()).toBe('ok')
+      services.observeError(Object.assign(new Error('not found'), { code: 'NOT_FOUND' }))
+      expect(services.health()).toBe('ok')
+      services.observeError(Object.assign(new Error('bad bytes'), { code: 'CONTENT_CORRUPT' }))
+      expect(services.health()).toBe('degraded')
+      expect(services.rootApiKey).toBeUndefined()
+    } finally {
+      await services.close()
+    }
+  })
 })

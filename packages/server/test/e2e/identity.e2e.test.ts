@@ -113,8 +113,44 @@ describe('authentication endpoints over HTTP', () => {
       rules: [{ '/docs/**': '-r--l---' }],
     })
     expect(own.status).toBe(201)
-    const mine = (await (await bobClient.get('/auth/keys')).json()) as unknown[]
+    const ownKey = (await own.json()) as {
+      key_id: string
+      key: string
+      expires_at: number
+      rules: unknown[]
+    }
+    expect(ownKey).toMatchObject({
+      key: expect.stringMatching(/^svc_k_/),
+      label: 'laptop',
+      expires_at: expect.any(Number),
+    })
+    const mine = (await (await bobClient.get('/auth/keys')).json()) as { key_id: string }[]
     expect(Array.isArray(mine)).toBe(true)
+    expect(mine.map((k) => k.key_id)).toContain(ownKey.key_id)
+    expect(await (await bobClient.delete(`/auth/keys/${ownKey.key_id}`)).json()).toEqual({
+      revoked: true,
+      key_id: ownKey.key_id,
+    })
+    expect(
+      ((await (await bobClient.get('/auth/keys')).json()) as { key_id: string }[]).map(
+        (k) => k.key_id,
+      ),
+    ).not.toContain(ownKey.key_id)
+    const adminList = (await (await root.get('/auth/keys/admin')).json()) as {
+      items: { key_id: string; is_revoked: boolean }[]
+    }
+    expect(adminList.items.find((k) => k.key_id === ownKey.key_id)).toMatchObject({
+      is_revoked: true,
+    })
+    expect(
+      ((await (await root.get(`/system/users/${bob.user_id}`)).json()) as { username: string })
+        .username,
+    ).toBe('bob')
+    const renamed = await root.patch(`/system/users/${bob.user_id}`, {
+      email: 'robert@example.com',
+      tags: ['ops', 'db'],
+    })
+    expect(await renamed.json()).toMatchObject({ email: 'robert@example.com', tags: ['ops', 'db'] })
     await expectError(await bobClient.post('/auth/keys', { expires_in_days: 3651 }), 400)
     await expectError(await bobClient.post('/auth/keys', { user_id: bob.user_id }), 403)
 
@@ -149,6 +185,13 @@ describe('authentication endpoints over HTTP', () => {
     )
     await expectError(await root.get('/system/groups/none'), 404)
     expect((await root.patch('/system/groups/ops', { query_value: 'oncall' })).status).toBe(200)
+    const groups = (await (await root.get('/system/groups')).json()) as {
+      items: { name: string; query_value: string }[]
+    }
+    expect(groups.items).toEqual([expect.objectContaining({ name: 'ops', query_value: 'oncall' })])
+    expect(((await (await root.get('/system/groups/ops')).json()) as { name: string }).name).toBe(
+      'ops',
+    )
     expect(await (await root.delete('/system/groups/ops')).json()).toEqual({
       deleted: true,
       name: 'ops',

@@ -160,3 +160,42 @@ describe('GET /system/events', () => {
     expect(v.parse(errorBodySchema, await res.json()).error.code).toBe('BAD_REQUEST')
   })
 })
+
+describe('GET /system/events with a scoped key', () => {
+  it('delivers only the entries the key may read', async () => {
+    const { createBearerAuthenticator } = await import('../../auth/bearer-authenticator')
+    const auth = createAuth({ store: createMemoryIdentityStore() })
+    const { rootApiKey } = await auth.bootstrap()
+    const rootPrincipal = await auth.authenticate(
+      (await auth.exchangeApiKey(rootApiKey as string)).token,
+    )
+    const scoped = await auth.keys.create(rootPrincipal, { rules: [{ '/docs/**': '-r--l---' }] })
+    const token = (await auth.exchangeApiKey(scoped.key)).token
+    const scopedApp = createApp({
+      authenticator: createBearerAuthenticator(auth),
+      handlers: systemRouteHandlers({
+        db,
+        auth,
+        bus,
+        disk,
+        metrics: createServerMetrics({ db, bus, tasks: createScheduler({}).tasks }),
+        identity: { version: '1', databasePath: dir, nodeId: 0, startedAt: Date.now() },
+        now: Date.now,
+        shutdown: shutdown.signal,
+      }),
+      logger: createLogger({ level: 'silent' }),
+    })
+    const res = await scopedApp.request('/system/events?events=entries_created', {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(res.status).toBe(200)
+    const events = decodeSseStream(res.body as ReadableStream<Uint8Array>)
+    await db.writeFile('/secret/plan.txt', 'hidden')
+    await db.writeFile('/docs/open.txt', 'visible')
+    const first = (await events.next()).value as { data: string }
+    expect(JSON.parse(first.data).payload.entries).toEqual([
+      { path: '/docs/open.txt', entry_type: 'file' },
+    ])
+    await events.return()
+  })
+})
