@@ -14,6 +14,7 @@ it('exports exactly the public surface', () => {
       "ROOT_USER_ID",
       "SAFE_QUERY_FIELDS",
       "createAuth",
+      "createKeyedLock",
       "createKvIdentityStore",
       "createLoggingMagicLinkSender",
       "createMemoryIdentityStore",

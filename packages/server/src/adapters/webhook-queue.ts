@@ -1,6 +1,6 @@
+import { createKeyedLock } from '@svcdb/auth'
 import type { Database } from '@svcdb/engine'
 import type { WebhookDelivery, WebhookQueue } from '@svcdb/events'
-import { createKeyedLock } from './keyed-lock'
 import { encodeKeySegment } from './key-segment'
 
 const DELIVERIES = 'delivery/'
