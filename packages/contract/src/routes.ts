@@ -1,6 +1,9 @@
 import { authRoutes } from './routes/auth-routes'
 import { emailRoutes } from './routes/email-routes'
+import { fileRoutes } from './routes/file-routes'
 import { groupRoutes } from './routes/group-routes'
+import { namedVersionRoutes } from './routes/named-version-routes'
+import { shareRoutes } from './routes/share-routes'
 import { systemRoutes } from './routes/system-routes'
 import { taskRoutes } from './routes/task-routes'
 import { userRoutes } from './routes/user-routes'
@@ -19,6 +22,9 @@ export const routes = {
   ...emailRoutes,
   ...taskRoutes,
   ...versionRoutes,
+  ...fileRoutes,
+  ...namedVersionRoutes,
+  ...shareRoutes,
 } as const
 
 /** Names of the entries of {@link routes}. */

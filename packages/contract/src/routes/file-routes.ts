@@ -1,0 +1,2 @@
+/** Routes of /files/* and /links/* (files, directories, symlinks). */
+export const fileRoutes = {} as const
