@@ -57,3 +57,14 @@ export { accessGrantSchema, magicLinkResponseSchema, tokenGrantSchema } from './
 export type { AccessGrantView, TokenGrantView } from './identity/token'
 export { deactivatedUserSchema, userSchema } from './identity/user'
 export type { UserView } from './identity/user'
+export {
+  changeResultSchema,
+  deleteQuerySchema,
+  entryViewSchema,
+  filePathParamsSchema,
+  forkQuerySchema,
+  listingSchema,
+  readQuerySchema,
+  writeResultSchema,
+} from './files'
+export type { EntryView } from './files'

@@ -17,6 +17,7 @@ import { createServerMetrics } from '../observability/server-metrics'
 import type { ServerMetrics } from '../observability/server-metrics'
 import { statsSnapshot } from '../observability/stats-snapshot'
 import { emailRouteHandlers } from '../routes/email'
+import { fileRouteHandlers } from '../routes/files/file-route-handlers'
 import { authRouteHandlers, groupRouteHandlers, userRouteHandlers } from '../routes/identity'
 import { systemRouteHandlers } from '../routes/system/system-route-handlers'
 import { taskRouteHandlers } from '../routes/tasks/task-route-handlers'
@@ -161,6 +162,8 @@ export async function openServices(
       ...emailRouteHandlers({ email }),
       ...taskRouteHandlers({ db, scheduler }),
       ...versionRouteHandlers({ db }),
+      // After every static /files/… route (shares), so those are matched first.
+      ...fileRouteHandlers({ db, auth }),
       ...systemRouteHandlers({
         db,
         auth,

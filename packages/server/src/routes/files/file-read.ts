@@ -1,0 +1,112 @@
+import type { Access } from '@svcdb/auth'
+import type { Entry, TreeView, Workspace } from '@svcdb/engine'
+import type { Context } from 'hono'
+import type { AppEnv } from '../../routing/app-env'
+import { parseRange } from './byte-range'
+import { entryView } from './entry-view'
+import { allow } from './file-access'
+
+/** What `GET /files/{path}` reads: HEAD or a fork (a workspace), or a stored version. */
+export type ReadSource = Workspace | TreeView
+
+/** Query of a read, validated. */
+export interface ReadQuery {
+  limit: number
+  offset: number
+  after?: string | undefined
+  depth: number
+  glob?: string | undefined
+  nofollow: boolean
+}
+
+const quoted = (hash: string) => `"${hash}"`
+
+/** Answers a read of `path`: a file's bytes (with HTTP caching and ranges) or a listing. */
+export async function answerRead(
+  c: Context<AppEnv>,
+  source: ReadSource,
+  access: Access,
+  path: string,
+  query: ReadQuery,
+  head: boolean,
+): Promise<Response> {
+  allow(access, path, 'read')
+  const entry = await source.stat(path, { follow: !query.nofollow })
+  if (entry.entryType === 'directory') {
+    allow(access, entry.path, 'list')
+    return c.json(await listing(source, access, entry, query), 200)
+  }
+  if (entry.entryType === 'symlink')
+    return c.json(entryView(entry, access.scoped ? access.permissions(entry.path) : undefined), 200)
+  allow(access, entry.path, 'read')
+  const headers: Record<string, string> = {
+    ETag: quoted(entry.hash),
+    'Accept-Ranges': 'bytes',
+    'Content-Type': entry.contentType ?? 'application/octet-stream',
+    'Last-Modified': new Date(entry.updatedAt).toUTCString(),
+    'X-Svcdb-Created-At': String(entry.createdAt),
+    'X-Svcdb-Updated-At': String(entry.updatedAt),
+  }
+  if (entry.metadata !== undefined)
+    headers['X-Svcdb-Metadata'] = encodeURIComponent(JSON.stringify(entry.metadata))
+  const ifNoneMatch = c.req.header('if-none-match')
+  if (ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, entry.hash))
+    return c.body(null, 304, headers)
+  const range = parseRange(c.req.header('range'), entry.size)
+  if (range === 'unsatisfiable') {
+    return c.body(null, 416, { ...headers, 'Content-Range': `bytes */${entry.size}` })
+  }
+  const start = range?.start ?? 0
+  const end = range?.end ?? entry.size - 1
+  const length = entry.size === 0 ? 0 : end - start + 1
+  headers['Content-Length'] = String(length)
+  if (range !== undefined) headers['Content-Range'] = `bytes ${start}-${end}/${entry.size}`
+  const status = range === undefined ? 200 : 206
+  if (head || length === 0) return c.body(null, status, headers)
+  return c.body(source.createReadStream(entry.path, { start, end }), status, headers)
+}
+
+function matchesEtag(header: string, hash: string): boolean {
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === quoted(hash))
+}
+
+/**
+ * One page of a directory: `offset` or `after` (a name, or a relative path with depth -1),
+ * `limit` items, `total` of everything the caller may see, and `next` when more remain.
+ * Entries a scoped caller may not see are left out, the others carry their permissions.
+ */
+async function listing(source: ReadSource, access: Access, dir: Entry, query: ReadQuery) {
+  const items = []
+  let total = 0
+  let skipped = 0
+  let last: string | undefined
+  const options = {
+    depth: query.depth as 0 | -1,
+    ...(query.glob === undefined ? {} : { glob: query.glob }),
+    ...(query.after === undefined ? {} : { after: query.after }),
+  }
+  const base = dir.path === '/' ? '/' : `${dir.path}/`
+  for await (const entry of source.list(dir.path, options)) {
+    const permissions = access.permissions(entry.path)
+    if (permissions === '--------') continue
+    total++
+    if (skipped < query.offset) {
+      skipped++
+      continue
+    }
+    if (items.length < query.limit) {
+      items.push(entryView(entry, access.scoped ? permissions : undefined))
+      last = entry.path.slice(base.length)
+    }
+  }
+  const page: { items: typeof items; total: number; limit: number; offset: number; next?: string } =
+    {
+      items,
+      total,
+      limit: query.limit,
+      offset: query.offset,
+    }
+  if (query.offset + items.length < total && last !== undefined) page.next = last
+  return page
+}

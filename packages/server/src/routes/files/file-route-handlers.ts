@@ -1,0 +1,167 @@
+import type { Auth } from '@svcdb/auth'
+import { routes } from '@svcdb/contract'
+import type { Database, TreeView, Workspace } from '@svcdb/engine'
+import { isEngineError, normalizePath } from '@svcdb/engine'
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { AppEnv } from '../../routing/app-env'
+import { handleRoute } from '../../routing/route-handler'
+import type { RouteHandler } from '../../routing/route-handler'
+import { requestBody } from '../versions/request-body'
+import { accessOf, allow } from './file-access'
+import { answerRead } from './file-read'
+import type { ReadQuery } from './file-read'
+import { rawFilePath } from './raw-path'
+import { typedUpload } from './upload-body'
+
+/** What the file routes use. */
+export interface FileRoutesContext {
+  db: Database
+  auth: Auth
+}
+
+/** HEAD or the named fork. */
+function workspace(db: Database, fork: string | undefined): Workspace {
+  return fork === undefined ? db : db.fork(fork)
+}
+
+/** Where a read looks: a snapshot, a version, a fork, or HEAD. */
+function readSource(
+  db: Database,
+  query: { fork?: string | undefined; snapshot?: string | undefined; version?: string | undefined },
+): Workspace | TreeView {
+  if (query.snapshot !== undefined) return db.at({ snapshot: query.snapshot })
+  if (query.version !== undefined) return db.at(query.version)
+  return workspace(db, query.fork)
+}
+
+async function exists(source: Workspace, path: string): Promise<boolean> {
+  try {
+    await source.stat(path, { follow: false })
+    return true
+  } catch (err) {
+    if (isEngineError(err, 'NOT_FOUND')) return false
+    throw err
+  }
+}
+
+const json = (c: Context<AppEnv>, body: unknown, status: ContentfulStatusCode) =>
+  c.json(body, status)
+
+/** Files, directories and symlinks (DESIGN §7.1), every call checked against the caller's permissions. */
+export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
+  const { db, auth } = ctx
+  return [
+    handleRoute(routes.filesWrite, async (c, { query }) => {
+      const path = normalizePath(rawFilePath(c, '/files/'))
+      const access = await accessOf(c, auth)
+      const target = workspace(db, query.fork)
+      allow(access, path, (await exists(target, path)) ? 'update' : 'create')
+      const upload = await typedUpload(requestBody(c), c.req.header('content-type'))
+      const ifMatch = c.req.header('if-match')
+      const ifNoneMatch = c.req.header('if-none-match')
+      const written = await target.writeFile(path, upload.data, {
+        contentType: upload.contentType,
+        signal: c.req.raw.signal,
+        ...(ifMatch === undefined ? {} : { ifMatch }),
+        ...(ifNoneMatch?.trim() === '*' ? { ifNoneMatch: '*' as const } : {}),
+      })
+      return json(
+        c,
+        {
+          path: written.path,
+          name: written.name,
+          entry_type: 'file',
+          size: written.size,
+          content_type: written.contentType,
+          hash: written.hash,
+          version: written.version,
+          created_at: written.createdAt,
+          updated_at: written.updatedAt,
+        },
+        written.created ? 201 : 200,
+      )
+    }),
+    handleRoute(routes.filesRead, async (c, { query }) => {
+      const path = normalizePath(rawFilePath(c, '/files/'))
+      return answerRead(
+        c,
+        readSource(db, query),
+        await accessOf(c, auth),
+        path,
+        query as ReadQuery,
+        false,
+      )
+    }),
+    handleRoute(routes.filesHead, async (c, { query }) => {
+      const path = normalizePath(rawFilePath(c, '/files/'))
+      return answerRead(
+        c,
+        readSource(db, query),
+        await accessOf(c, auth),
+        path,
+        query as ReadQuery,
+        true,
+      )
+    }),
+    handleRoute(routes.filesDelete, async (c, { query }) => {
+      const path = normalizePath(rawFilePath(c, '/files/'))
+      allow(await accessOf(c, auth), path, 'delete')
+      const result = await workspace(db, query.fork).delete(path, { recursive: query.recursive })
+      return json(c, { deleted: true, path: result.path, entry_type: result.entryType }, 200)
+    }),
+    handleRoute(routes.filesMkdir, async (c, { query, body }) => {
+      const path = normalizePath(body.path)
+      allow(await accessOf(c, auth), path, 'create')
+      const result = await workspace(db, query.fork).mkdir(path)
+      return json(
+        c,
+        { path: result.path, entry_type: result.entryType, version: result.version },
+        201,
+      )
+    }),
+    handleRoute(routes.filesMove, async (c, { query, body }) => {
+      const from = normalizePath(body.from)
+      const to = normalizePath(body.to)
+      const access = await accessOf(c, auth)
+      allow(access, from, 'delete')
+      allow(access, to, 'create')
+      const result = await workspace(db, query.fork).move(from, to)
+      return json(
+        c,
+        { path: result.path, entry_type: result.entryType, version: result.version },
+        200,
+      )
+    }),
+    handleRoute(routes.filesCopy, async (c, { query, body }) => {
+      const destination = normalizePath(body.destination)
+      const access = await accessOf(c, auth)
+      const target = workspace(db, query.fork)
+      const items = []
+      let version = target.head()
+      for (const raw of body.paths) {
+        const from = normalizePath(raw)
+        const name = from.slice(from.lastIndexOf('/') + 1)
+        const to = destination === '/' ? `/${name}` : `${destination}/${name}`
+        allow(access, from, 'read')
+        allow(access, to, 'create')
+        const result = await target.copy(from, to)
+        version = result.version
+        items.push({ path: result.path, entry_type: result.entryType, version: result.version })
+      }
+      return json(c, { items, version }, 200)
+    }),
+    handleRoute(routes.linksWrite, async (c, { query, body }) => {
+      const path = normalizePath(rawFilePath(c, '/links/'))
+      const access = await accessOf(c, auth)
+      const target = workspace(db, query.fork)
+      allow(access, path, (await exists(target, path)) ? 'update' : 'create')
+      const result = await target.symlink(path, body.target)
+      return json(
+        c,
+        { path: result.path, entry_type: result.entryType, version: result.version },
+        200,
+      )
+    }),
+  ]
+}

@@ -1,0 +1,58 @@
+import { fileTypeFromBuffer } from 'file-type'
+
+/** Bytes looked at to guess a content type (file-type's reasonable sample size). */
+const SNIFF_BYTES = 4100
+
+/**
+ * The content type of an upload: the request's `Content-Type` when given, else sniffed from
+ * the first bytes with `file-type` (magic numbers), else `application/octet-stream`. The
+ * body keeps streaming: only the first few KiB are held while sniffing.
+ */
+export async function typedUpload(
+  body: AsyncIterable<Uint8Array>,
+  declared: string | undefined,
+): Promise<{ contentType: string; data: AsyncIterable<Uint8Array> }> {
+  if (declared !== undefined && declared.trim() !== '') return { contentType: declared, data: body }
+  const iterator = body[Symbol.asyncIterator]()
+  const head: Uint8Array[] = []
+  let size = 0
+  let done = false
+  while (size < SNIFF_BYTES) {
+    const next = await iterator.next()
+    if (next.done === true) {
+      done = true
+      break
+    }
+    head.push(next.value)
+    size += next.value.length
+  }
+  const sample = Buffer.concat(head)
+  const found = size === 0 ? undefined : await fileTypeFromBuffer(sample)
+  const contentType =
+    found?.mime ??
+    (looksLikeText(sample) ? 'text/plain; charset=utf-8' : 'application/octet-stream')
+  async function* data(): AsyncGenerator<Uint8Array> {
+    yield* head
+    if (done) return
+    for (;;) {
+      const next = await iterator.next()
+      if (next.done === true) return
+      yield next.value
+    }
+  }
+  return { contentType, data: data() }
+}
+
+function looksLikeText(sample: Uint8Array): boolean {
+  if (sample.length === 0) return false
+  for (const byte of sample.subarray(0, 1024)) if (byte === 0) return false
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(
+      sample.subarray(0, Math.min(sample.length, 1024)),
+    )
+    return true
+  } catch {
+    // A multi-byte character cut at the sample's end is still text.
+    return sample.length >= 1024
+  }
+}
