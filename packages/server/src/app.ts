@@ -10,6 +10,7 @@ import { healthRoute } from './routes/health'
 import type { HealthSource } from './routes/health'
 import type { AppEnv } from './routing/app-env'
 import { mountRoutes } from './routing/mount-routes'
+import { rawPathGuard } from './routing/raw-path-guard'
 import type { Authenticator } from './routing/principal'
 import type { RouteHandler } from './routing/route-handler'
 import { SERVER_VERSION } from './version'
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.use('*', cors({ origin: origins.includes('*') ? '*' : origins }))
   }
   if (deps.observe !== undefined) app.use('*', deps.observe)
+  app.use('*', rawPathGuard)
   const handlers: RouteHandler[] = [
     healthRoute({ version: deps.version ?? SERVER_VERSION, status: deps.health ?? (() => 'ok') }),
     ...(deps.handlers ?? []),

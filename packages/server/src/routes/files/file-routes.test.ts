@@ -251,16 +251,17 @@ describe('files API', () => {
     expect(await errorCode(await root('/files/f.txt?fork=none'), 404)).toBe('NOT_FOUND')
   })
 
-  it('refuses traversal and control characters in raw paths with 400', async () => {
+  // Dot segments are resolved by URL parsing in process; the raw-socket e2e test covers them.
+  it('refuses encoded slashes, control characters and bad segments with 400', async () => {
     const root = as(rootToken)
     for (const path of [
-      '/files/a/%2e%2e/b',
+      '/files/a%5Cb',
       '/files/a%2Fb',
       '/files/a/%00b',
       '/files/a//b',
       `/files/${'x'.repeat(300)}`,
     ]) {
-      expect([400]).toContain((await root(path)).status)
+      expect((await root(path)).status).toBe(400)
     }
   })
 

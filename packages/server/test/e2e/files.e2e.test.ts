@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto'
+import { connect } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { client, login, startServerProcess } from './server-harness'
+import type { ServerProcess } from './server-harness'
+
+let server: ServerProcess
+let token: string
+
+beforeAll(async () => {
+  server = await startServerProcess(['--dev'])
+  token = (await login(server.url, server.rootApiKey as string)).token
+}, 60_000)
+afterAll(async () => {
+  await server?.dispose()
+})
+
+/** Sends one raw request line over a socket (no URL normalisation) and returns the status. */
+function rawStatus(path: string): Promise<number> {
+  const { hostname, port } = new URL(server.url)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      )
+    })
+    let text = ''
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')))
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1])))
+    socket.on('error', reject)
+  })
+}
+
+describe('files over HTTP (built server)', () => {
+  it('refuses raw traversal paths with 400 and never reads outside the tree', async () => {
+    const root = client(server.url, token)
+    await root.put('/files/inside.txt', new TextEncoder().encode('inside'))
+    for (const path of [
+      '/files/../etc/passwd',
+      '/files/a/%2e%2e/%2e%2e/etc',
+      '/files/%2e%2e/x',
+      '/files/a%2Fb',
+      '/files/a/%00',
+      '/files/./inside.txt',
+    ]) {
+      expect(await rawStatus(path)).toBe(400)
+    }
+    expect(await rawStatus('/files/inside.txt')).toBe(200)
+  })
+
+  it('streams a large upload in and out without buffering, hash intact', async () => {
+    const size = 200 * 1024 * 1024
+    const hash = createHash('sha256')
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= size) return controller.close()
+        const chunk = new Uint8Array(1024 * 1024)
+        for (let i = 0; i < chunk.length; i += 4096) chunk[i] = (sent / 4096 + i) & 0xff
+        hash.update(chunk)
+        sent += chunk.length
+        controller.enqueue(chunk)
+      },
+    })
+    const put = await fetch(`${server.url}/files/big.bin`, {
+      method: 'PUT',
+      body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      duplex: 'half',
+    } as RequestInit)
+    expect(put.status).toBe(201)
+    const expected = hash.digest('hex')
+    const got = await fetch(`${server.url}/files/big.bin`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(got.headers.get('content-length')).toBe(String(size))
+    const back = createHash('sha256')
+    let received = 0
+    for await (const part of got.body as unknown as AsyncIterable<Uint8Array>) {
+      back.update(part)
+      received += part.length
+    }
+    expect(received).toBe(size)
+    expect(back.digest('hex')).toBe(expected)
+  }, 120_000)
+})
