@@ -40,6 +40,7 @@ import { moveRefMutation } from './versions/ref-mutations'
 import { restoreFileMutation } from './versions/restore-file'
 import { Snapshots } from './versions/snapshots'
 import { resolveVersion } from './versions/version-spec'
+import { missingChunks, putChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './workspace'
 import { Workspace } from './workspace'
 
@@ -233,6 +234,21 @@ export class Database extends Workspace {
   systemStore(namespace: string): SystemStore {
     this.core.assertOpen()
     return createSystemStore(this.core.meta, namespace, () => this.core.assertOpen())
+  }
+
+  /**
+   * Stores one chunk a client cut with this engine's chunker (`@svcdb/engine/chunking`),
+   * durably, after checking its bytes hash to `hash` (`INVALID_INPUT` otherwise). With
+   * {@link missingChunks} and `writeChunks`, an upload sends only the chunks not stored.
+   */
+  async putChunk(hash: string, bytes: Uint8Array): Promise<{ isNew: boolean }> {
+    return putChunk(this.core, hash, bytes)
+  }
+
+  /** The chunk ids among `hashes` that are not stored (`INVALID_HASH` for a malformed one). */
+  async missingChunks(hashes: readonly string[]): Promise<string[]> {
+    this.core.assertOpen()
+    return missingChunks(this.core.chunks, hashes)
   }
 
   /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */

@@ -6,6 +6,7 @@ import { normalizePath } from './path/db-path'
 import type { TreeView } from './read/tree-view'
 import type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
 import { forkOf } from './versions/ref-names'
+import { contentFromChunks } from './write/chunk-uploads'
 import { ingest } from './write/ingest'
 import {
   checkFileFields,
@@ -124,6 +125,44 @@ export class Workspace {
       return result
     } finally {
       core.exitWrite()
+      lease.release()
+    }
+  }
+
+  /**
+   * Writes a file from chunks already stored (`Database.putChunk`), in order: the upload
+   * protocol that sends only missing chunks. Every chunk must be stored (`INVALID_INPUT`
+   * lists the missing ones) and `contentHash`, when given, must be theirs.
+   */
+  async writeChunks(
+    path: string,
+    chunks: readonly { hash: string; size: number }[],
+    options: WriteFileOptions & { contentHash?: string } = {},
+  ): Promise<WriteResult> {
+    const { core } = this
+    core.assertOpen()
+    const target = normalizePath(path)
+    checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
+    const lease = core.fence.lease()
+    try {
+      const content = await contentFromChunks(core, chunks, lease, options.contentHash)
+      const outcome = await core.submit(writeFileMutation(this.ref, target, content, options))
+      const { entry, file } = outcome
+      const result: WriteResult = {
+        path: target,
+        name: entry.name,
+        entryType: 'file',
+        size: entry.size,
+        hash: toHex(file.contentHash),
+        contentType: file.contentType,
+        createdAt: entry.createdAt,
+        updatedAt: entry.updatedAt,
+        version: outcome.version,
+        created: outcome.created,
+      }
+      if (options.metadata !== undefined) result.metadata = options.metadata
+      return result
+    } finally {
       lease.release()
     }
   }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { openMemoryDatabase, rejectsWith } from '../../test/engine-test-kit'
+import { createChunker } from '../chunking/fastcdc'
+import { createHasher } from '../hashing/create-hasher'
+import { toHex } from '../internal/hex'
+import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
+
+async function cut(bytes: Uint8Array) {
+  const hasher = await createHasher('sha256')
+  const chunker = createChunker()
+  const chunks = [...chunker.push(bytes), ...chunker.end()]
+  return chunks.map((c) => ({
+    bytes: c,
+    hash: toHex(hasher.hashDomain('chunk', c)),
+    size: c.length,
+  }))
+}
+
+describe('chunk uploads', () => {
+  it('stores only missing chunks and assembles the same file a direct write makes', async () => {
+    const { db } = await openMemoryDatabase()
+    const original = pseudoRandomBytes(600_000, 1)
+    const direct = await db.writeFile('/direct.bin', original)
+    const edited = original.slice()
+    edited[300_000] = (edited[300_000] as number) ^ 1
+    const chunks = await cut(edited)
+    const missing = await db.missingChunks(chunks.map((c) => c.hash))
+    expect(missing.length).toBeGreaterThan(0)
+    expect(missing.length).toBeLessThan(chunks.length)
+    for (const c of chunks.filter((c) => missing.includes(c.hash))) {
+      expect(await db.putChunk(c.hash, c.bytes)).toEqual({ isNew: true })
+    }
+    expect(await db.missingChunks(chunks.map((c) => c.hash))).toEqual([])
+    const written = await db.writeChunks(
+      '/uploaded.bin',
+      chunks.map(({ hash, size }) => ({ hash, size })),
+      {
+        contentType: 'application/x-test',
+      },
+    )
+    expect(Buffer.from(await db.readFile('/uploaded.bin')).equals(Buffer.from(edited))).toBe(true)
+    const again = await db.writeFile('/direct-edited.bin', edited)
+    expect(written.hash).toBe(again.hash)
+    expect(written.hash).not.toBe(direct.hash)
+    await db.close()
+  })
+
+  it('refuses lying bytes, missing chunks and a wrong content hash, storing nothing', async () => {
+    const { db } = await openMemoryDatabase()
+    const [chunk] = await cut(pseudoRandomBytes(10_000, 2))
+    const c = chunk as { bytes: Uint8Array; hash: string; size: number }
+    await rejectsWith(db.putChunk(c.hash, pseudoRandomBytes(10_000, 3)), 'INVALID_INPUT')
+    await rejectsWith(db.putChunk('nothex', c.bytes), 'INVALID_HASH')
+    await rejectsWith(db.writeChunks('/f', [{ hash: c.hash, size: c.size }]), 'INVALID_INPUT')
+    await db.putChunk(c.hash, c.bytes)
+    await rejectsWith(
+      db.writeChunks('/f', [{ hash: c.hash, size: c.size }], { contentHash: 'f'.repeat(64) }),
+      'INVALID_INPUT',
+    )
+    await rejectsWith(db.writeChunks('/f', [{ hash: c.hash, size: 0 }]), 'INVALID_INPUT')
+    await rejectsWith(db.stat('/f'), 'NOT_FOUND')
+    expect((await db.putChunk(c.hash, c.bytes)).isNew).toBe(false)
+    await db.close()
+  })
+})

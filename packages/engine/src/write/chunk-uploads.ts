@@ -1,0 +1,114 @@
+import type { ChunkStore } from '../chunks/chunk-store'
+import { CHUNK_SIZES } from '../chunking/fastcdc'
+import type { EngineCore } from '../engine-core'
+import { EngineError } from '../errors'
+import type { Lease } from '../gc/gc-fence'
+import { parseHash, sameBytes, toHex } from '../internal/hex'
+import type { ChunkRef } from '../objects/tree-objects'
+import type { Ingested } from './ingest'
+
+const CONTENT_PREFIX = new TextEncoder().encode('content:')
+
+/**
+ * Stores one chunk a client cut with the engine's chunker, durably (its own commit), after
+ * checking that `bytes` hash to `hash`. Already stored chunks cost nothing.
+ */
+export async function putChunk(
+  core: EngineCore,
+  hash: string,
+  bytes: Uint8Array,
+): Promise<{ isNew: boolean }> {
+  core.assertOpen()
+  const id = parseHash(hash)
+  if (bytes.length === 0 || bytes.length > CHUNK_SIZES.maxSize) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      `a chunk is 1 to ${CHUNK_SIZES.maxSize} bytes, got ${bytes.length}`,
+    )
+  }
+  if (!sameBytes(core.objects.hasher.hashDomain('chunk', bytes), id)) {
+    throw new EngineError('INVALID_INPUT', `the bytes do not hash to ${hash}`)
+  }
+  await core.enterWrite()
+  const lease = core.fence.lease()
+  try {
+    const sweeping = lease.add(id)
+    if (sweeping !== undefined) await sweeping
+    const staged = await core.chunks.stage(id, bytes)
+    const tally = staged.isNew
+      ? { chunks: 1, rawBytes: bytes.length, storedBytes: staged.storedBytes }
+      : { chunks: 0, rawBytes: 0, storedBytes: 0 }
+    await core.submit({ apply: async () => ({ ops: staged.ops, tally, result: undefined }) })
+    return { isNew: staged.isNew }
+  } finally {
+    core.exitWrite()
+    lease.release()
+  }
+}
+
+/** The hashes among `hashes` whose chunks are not stored (committed). */
+export async function missingChunks(
+  chunks: ChunkStore,
+  hashes: readonly string[],
+): Promise<string[]> {
+  const missing: string[] = []
+  for (const hash of hashes) {
+    if (!(await chunks.has(parseHash(hash), { committed: true }))) missing.push(hash.toLowerCase())
+  }
+  return missing
+}
+
+/**
+ * The content of a file assembled from stored chunks: every chunk must be committed (they
+ * are pinned against GC through `lease` first), and `contentHash`, when given, must match.
+ */
+export async function contentFromChunks(
+  core: EngineCore,
+  refs: readonly { hash: string; size: number }[],
+  lease: Lease,
+  contentHash?: string,
+): Promise<Ingested> {
+  const chunks: ChunkRef[] = []
+  const ids = core.objects.hasher.createStream()
+  ids.update(CONTENT_PREFIX)
+  let size = 0
+  for (const ref of refs) {
+    if (!Number.isSafeInteger(ref.size) || ref.size < 1 || ref.size > CHUNK_SIZES.maxSize)
+      throw new EngineError(
+        'INVALID_INPUT',
+        `chunk ${ref.hash}: size must be 1 to ${CHUNK_SIZES.maxSize}`,
+      )
+    const hash = parseHash(ref.hash)
+    const sweeping = lease.add(hash)
+    if (sweeping !== undefined) await sweeping
+    chunks.push({ hash, size: ref.size })
+    ids.update(hash)
+    size += ref.size
+  }
+  const missing = await missingChunks(
+    core.chunks,
+    refs.map((r) => r.hash),
+  )
+  if (missing.length > 0) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      `${missing.length} chunk(s) are not stored: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`,
+    )
+  }
+  const digest = ids.digest()
+  if (contentHash !== undefined && toHex(digest) !== contentHash.toLowerCase()) {
+    throw new EngineError(
+      'INVALID_INPUT',
+      `the chunks make content hash ${toHex(digest)}, not ${contentHash}`,
+    )
+  }
+  return {
+    chunks,
+    size,
+    contentHash: digest,
+    ops: [],
+    newChunks: 0,
+    newRawBytes: 0,
+    newStoredBytes: 0,
+  }
+}
