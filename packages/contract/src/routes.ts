@@ -6,6 +6,7 @@ import { namedVersionRoutes } from './routes/named-version-routes'
 import { shareRoutes } from './routes/share-routes'
 import { systemRoutes } from './routes/system-routes'
 import { taskRoutes } from './routes/task-routes'
+import { uploadRoutes } from './routes/upload-routes'
 import { userRoutes } from './routes/user-routes'
 import { versionRoutes } from './routes/version-routes'
 
@@ -25,6 +26,7 @@ export const routes = {
   ...fileRoutes,
   ...namedVersionRoutes,
   ...shareRoutes,
+  ...uploadRoutes,
 } as const
 
 /** Names of the entries of {@link routes}. */

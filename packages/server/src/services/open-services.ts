@@ -18,6 +18,7 @@ import type { ServerMetrics } from '../observability/server-metrics'
 import { statsSnapshot } from '../observability/stats-snapshot'
 import { emailRouteHandlers } from '../routes/email'
 import { fileRouteHandlers } from '../routes/files/file-route-handlers'
+import { uploadRouteHandlers } from '../routes/uploads/upload-route-handlers'
 import { authRouteHandlers, groupRouteHandlers, userRouteHandlers } from '../routes/identity'
 import { systemRouteHandlers } from '../routes/system/system-route-handlers'
 import { taskRouteHandlers } from '../routes/tasks/task-route-handlers'
@@ -162,6 +163,7 @@ export async function openServices(
       ...emailRouteHandlers({ email }),
       ...taskRouteHandlers({ db, scheduler }),
       ...versionRouteHandlers({ db }),
+      ...uploadRouteHandlers({ db, auth }),
       // After every static /files/… route (shares), so those are matched first.
       ...fileRouteHandlers({ db, auth }),
       ...systemRouteHandlers({

@@ -1,0 +1,50 @@
+import * as v from 'valibot'
+import { forkQuerySchema, writeResultSchema } from '../files'
+import { versionHashSchema } from '../query-values'
+import { defineRoute } from '../route'
+
+/** Routes of /uploads/*: large uploads that send only the chunks the server lacks (DESIGN §7.1). */
+export const uploadRoutes = {
+  uploadsCheck: defineRoute({
+    id: 'uploads.check',
+    method: 'POST',
+    path: '/uploads/check',
+    auth: 'token',
+    request: {
+      body: v.object({ hashes: v.pipe(v.array(versionHashSchema), v.maxLength(100_000)) }),
+    },
+    response: v.object({ missing: v.array(v.string()) }),
+  }),
+  uploadsChunk: defineRoute({
+    id: 'uploads.chunk',
+    method: 'PUT',
+    path: '/uploads/chunks/{hash}',
+    auth: 'token',
+    request: { params: v.object({ hash: versionHashSchema }) },
+    response: v.object({ hash: v.string(), stored: v.boolean() }),
+  }),
+  uploadsCommit: defineRoute({
+    id: 'uploads.commit',
+    method: 'POST',
+    path: '/uploads/commit',
+    auth: 'token',
+    request: {
+      query: forkQuerySchema,
+      body: v.object({
+        path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
+        chunks: v.pipe(
+          v.array(
+            v.object({
+              hash: versionHashSchema,
+              size: v.pipe(v.number(), v.integer(), v.minValue(1)),
+            }),
+          ),
+          v.maxLength(1_000_000),
+        ),
+        content_type: v.optional(v.string()),
+        hash: v.optional(versionHashSchema),
+      }),
+    },
+    response: writeResultSchema,
+  }),
+} as const
