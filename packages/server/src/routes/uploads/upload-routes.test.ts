@@ -58,7 +58,10 @@ async function upload(path: string, content: Uint8Array): Promise<number> {
   ).json()) as { missing: string[] }
   let sent = 0
   for (const chunk of chunks.filter((c) => missing.includes(c.hash))) {
-    const res = await call(`/uploads/chunks/${chunk.hash}`, { method: 'PUT', body: chunk.bytes })
+    const res = await call(`/uploads/chunks/${chunk.hash}`, {
+      method: 'PUT',
+      body: chunk.bytes as Uint8Array<ArrayBuffer>,
+    })
     expect(res.status).toBe(201)
     sent += chunk.bytes.length
   }
