@@ -11,6 +11,7 @@ const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
 /** A `svcdb-server` process on an ephemeral port, with what it printed. */
 export interface ServerProcess {
   url: string
+  pid: number
   dataDir: string
   /** The root API key printed on first start (authenticated modes). */
   rootApiKey: string | undefined
@@ -65,6 +66,7 @@ export async function startServerProcess(
   }
   return {
     url: listening[1] as string,
+    pid: child.pid as number,
     dataDir: dir,
     rootApiKey: key?.[1],
     stdout: () => out,
