@@ -68,3 +68,26 @@ export {
   writeResultSchema,
 } from './files'
 export type { EntryView } from './files'
+export {
+  createForkBodySchema,
+  createSnapshotBodySchema,
+  forkSchema,
+  headMoveSchema,
+  historyEntrySchema,
+  historySchema,
+  restorePathBodySchema,
+  restoreVersionBodySchema,
+  snapshotSchema,
+  versionNameSchema,
+} from './named-versions'
+export type { ForkView, HistoryEntryView, SnapshotView } from './named-versions'
+export {
+  createdShareLinkSchema,
+  shareBodySchema,
+  shareLinkBodySchema,
+  shareLinkSchema,
+  shareResultSchema,
+  shareSchema,
+  unshareBodySchema,
+} from './shares'
+export type { ShareView } from './shares'

@@ -71,6 +71,17 @@ describe('groups', () => {
     await expectAuthError(auth.groups.update('eng', {}), 'NOT_FOUND')
   })
 
+  it('list their members by the group query, now', async () => {
+    const { auth } = await createAuthHarness()
+    await auth.groups.create(group)
+    const ada = await auth.users.create({ username: 'ada' })
+    await auth.users.create({ username: 'bob' })
+    expect(await auth.groups.members('eng')).toEqual([])
+    await auth.users.update(ada.userId, { tags: ['eng', 'ops'] })
+    expect((await auth.groups.members('eng')).map((u) => u.username)).toEqual(['ada'])
+    await expectAuthError(auth.groups.members('nope'), 'NOT_FOUND')
+  })
+
   it('refuse unsafe fields, bad input and duplicate names', async () => {
     const { auth } = await createAuthHarness()
     await auth.groups.create(group)

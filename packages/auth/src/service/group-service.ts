@@ -1,5 +1,7 @@
 import { AuthError } from '../errors'
 import { applyGroupUpdate, parseCreateGroupInput } from '../groups/group'
+import { isGroupMember } from '../groups/group-membership'
+import type { User } from '../users/user'
 import type { CreateGroupInput, Group, UpdateGroupInput } from '../groups/group'
 import type { AuthContext } from './auth-context'
 
@@ -12,6 +14,8 @@ export interface GroupService {
   /** @throws {AuthError} `NOT_FOUND`. */
   get(name: string): Promise<Group>
   list(): Promise<Group[]>
+  /** The users the group's query selects now, active or not. @throws {AuthError} `NOT_FOUND`. */
+  members(name: string): Promise<User[]>
   /** @throws {AuthError} as `create`, and `NOT_FOUND`. */
   update(name: string, input: UpdateGroupInput): Promise<Group>
   /** Deletes the group and its shares. @throws {AuthError} `NOT_FOUND`. */
@@ -36,6 +40,10 @@ export function createGroupService(ctx: AuthContext): GroupService {
     },
     get,
     list: () => ctx.store.listGroups(),
+    async members(name) {
+      const group = await get(name)
+      return (await ctx.store.listUsers()).filter((user) => isGroupMember(group, user))
+    },
     async update(name, input) {
       const group = applyGroupUpdate(await get(name), input, ctx.clock.now())
       await ctx.store.updateGroup(group)

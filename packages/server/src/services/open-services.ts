@@ -18,6 +18,9 @@ import type { ServerMetrics } from '../observability/server-metrics'
 import { statsSnapshot } from '../observability/stats-snapshot'
 import { emailRouteHandlers } from '../routes/email'
 import { fileRouteHandlers } from '../routes/files/file-route-handlers'
+import { namedVersionRouteHandlers } from '../routes/named-versions/named-version-route-handlers'
+import { createShareNotifier } from '../routes/shares/share-notifier'
+import { shareRouteHandlers } from '../routes/shares/share-route-handlers'
 import { uploadRouteHandlers } from '../routes/uploads/upload-route-handlers'
 import { authRouteHandlers, groupRouteHandlers, userRouteHandlers } from '../routes/identity'
 import { systemRouteHandlers } from '../routes/system/system-route-handlers'
@@ -141,6 +144,9 @@ export async function openServices(
     const webhooks = await startWebhooks(db, bus, config.webhookAllow, logger)
     cleanups.push(() => webhooks.stop())
 
+    const notifier = createShareNotifier({ auth, email, logger, baseUrl: options.baseUrl })
+    cleanups.push(() => notifier.idle())
+
     const shutdown = new AbortController()
     const metrics = createServerMetrics({
       db,
@@ -163,8 +169,10 @@ export async function openServices(
       ...emailRouteHandlers({ email }),
       ...taskRouteHandlers({ db, scheduler }),
       ...versionRouteHandlers({ db }),
+      ...namedVersionRouteHandlers({ db, auth }),
       ...uploadRouteHandlers({ db, auth }),
-      // After every static /files/… route (shares), so those are matched first.
+      // Before the file routes: static /files/share… paths must win over /files/{path*}.
+      ...shareRouteHandlers({ auth, bus, notifier }),
       ...fileRouteHandlers({ db, auth }),
       ...systemRouteHandlers({
         db,

@@ -13,7 +13,10 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
  * its own; `.`/`..`, encoded slashes or backslashes, NUL and control characters, and empty
  * inner segments answer 400.
  */
-export function rawFilePath(c: Context<AppEnv>, prefix: '/files/' | '/links/'): string {
+export function rawFilePath(
+  c: Context<AppEnv>,
+  prefix: '/files/' | '/links/' | '/versions/history/' | '/versions/restore/',
+): string {
   const incoming = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url
   const raw = (incoming ?? new URL(c.req.url).pathname).split('?')[0] as string
   if (!raw.startsWith(prefix)) throw invalid(raw)

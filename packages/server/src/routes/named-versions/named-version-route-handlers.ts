@@ -1,0 +1,85 @@
+import type { Auth } from '@svcdb/auth'
+import { routes } from '@svcdb/contract'
+import type { Database } from '@svcdb/engine'
+import { normalizePath } from '@svcdb/engine'
+import type { RouteHandler } from '../../routing/route-handler'
+import { handleRoute } from '../../routing/route-handler'
+import { accessOf, allow } from '../files/file-access'
+import { rawFilePath } from '../files/raw-path'
+import { forkView, historyEntryView, snapshotView } from './named-version-views'
+
+/** What the named-version routes use. */
+export interface NamedVersionRoutesContext {
+  db: Database
+  auth: Auth
+}
+
+/**
+ * Snapshots, forks, history and restore (DESIGN §7.1). A snapshot or fork spans the whole
+ * tree, so a non-root caller needs `create` on `/` to make one and `delete` on `/` to drop a
+ * snapshot; moving HEAD and managing forks is root's (the route table says so).
+ */
+export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): RouteHandler[] {
+  const { db, auth } = ctx
+  return [
+    handleRoute(routes.snapshotsCreate, async (c, { body }) => {
+      allow(await accessOf(c, auth), '/', 'create')
+      const snapshot = await db.snapshots.create(
+        body.name,
+        body.metadata === undefined ? {} : { metadata: body.metadata },
+      )
+      return c.json(snapshotView(snapshot), 201)
+    }),
+    handleRoute(routes.snapshotsList, async (c) => {
+      const items = await db.snapshots.list()
+      return c.json({ items: items.map(snapshotView) }, 200)
+    }),
+    handleRoute(routes.snapshotsDelete, async (c, { params }) => {
+      allow(await accessOf(c, auth), '/', 'delete')
+      await db.snapshots.delete(params.name)
+      return c.json({ deleted: true, name: params.name }, 200)
+    }),
+    handleRoute(routes.versionsRestore, async (c, { body }) => {
+      const moved = await db.snapshots.restore(body.name)
+      return c.json({ status: 'restored', head: moved.version, previous: moved.previous }, 200)
+    }),
+    handleRoute(routes.forksCreate, async (c, { body }) => {
+      allow(await accessOf(c, auth), '/', 'create')
+      const fork = await db.forks.create(
+        body.name,
+        body.base === undefined ? {} : { base: body.base },
+      )
+      return c.json(forkView(fork), 201)
+    }),
+    handleRoute(routes.forksList, async (c) => {
+      const items = await db.forks.list()
+      return c.json({ items: items.map(forkView) }, 200)
+    }),
+    handleRoute(routes.forksPromote, async (c, { params }) => {
+      const moved = await db.forks.promote(params.name)
+      return c.json({ status: 'promoted', head: moved.version, previous: moved.previous }, 200)
+    }),
+    handleRoute(routes.forksAbandon, async (c, { params }) => {
+      await db.forks.abandon(params.name)
+      return c.json({ deleted: true, name: params.name }, 200)
+    }),
+    handleRoute(routes.versionsHistory, async (c) => {
+      const path = normalizePath(rawFilePath(c, '/versions/history/'))
+      allow(await accessOf(c, auth), path, 'read')
+      const items = await db.history(path)
+      return c.json({ path, items: items.map(historyEntryView) }, 200)
+    }),
+    handleRoute(routes.versionsRestorePath, async (c, { body }) => {
+      const path = normalizePath(rawFilePath(c, '/versions/restore/'))
+      const from =
+        body.snapshot !== undefined
+          ? { snapshot: body.snapshot }
+          : { version: body.version as string }
+      const restored = await db.restoreFile(path, from)
+      return c.json(
+        { path: restored.path, entry_type: restored.entryType, version: restored.version },
+        200,
+      )
+    }),
+  ]
+}
