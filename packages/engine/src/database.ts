@@ -20,6 +20,8 @@ import { collectGarbage } from './gc/collect-garbage'
 import type { GcOptions, GcResult } from './gc/collect-garbage'
 import { createHasher } from './hashing/create-hasher'
 import type { HashAlgorithm } from './hashing/hasher'
+import { diffEntries } from './changes/entry-diff'
+import type { EntryDifference } from './changes/entry-diff'
 import { parseHash } from './internal/hex'
 import { ObjectStore, WriteSet } from './objects/object-store'
 import { pageTotals } from './objects/tree-objects'
@@ -186,6 +188,31 @@ export class Database extends Workspace {
           ? { snapshot: options.snapshot }
           : undefined
     return writeArchive(this.core, spec, null, options)
+  }
+
+  /**
+   * The entries that differ between two versions (each a snapshot name or a hex hash; `to`
+   * defaults to HEAD), in path order: entries added or changed are `created`, removed ones
+   * `deleted`, each reported at the highest path where it shows. Unchanged subtrees are
+   * skipped by hash, so the cost follows the change.
+   *
+   * @example
+   * for await (const d of db.diffEntries({ from: 'v1' })) console.log(d.change, d.path)
+   */
+  async *diffEntries(options: {
+    from: string
+    to?: string
+    signal?: AbortSignal
+  }): AsyncGenerator<EntryDifference> {
+    this.core.assertOpen()
+    const from = resolveVersion(this.core, options.from)
+    const to = resolveVersion(this.core, options.to)
+    yield* diffEntries(
+      this.core.objects,
+      from,
+      to,
+      options.signal === undefined ? {} : { signal: options.signal },
+    )
   }
 
   /**

@@ -30,7 +30,7 @@ import type { Authenticator } from '../routing/principal'
 import type { RouteHandler } from '../routing/route-handler'
 import { registerTaskHandlers } from '../tasks/task-handlers'
 import { SERVER_VERSION } from '../version'
-import { publishEngineChange } from './engine-events'
+import { createEngineEventPublisher } from './engine-events'
 import { startWebhooks } from './webhook-wiring'
 
 /** Everything a running server is made of, and how to release it. */
@@ -111,8 +111,14 @@ export async function openServices(
 
     const bus = createEventBus({ nodeId: config.nodeId })
     cleanups.push(() => bus.close())
-    const stopChanges = db.onChange((change) => publishEngineChange(bus, change))
-    cleanups.push(stopChanges)
+    const engineEvents = createEngineEventPublisher(db, bus, (err) =>
+      logger.warn(`events of a version move skipped: ${(err as Error).message}`),
+    )
+    const stopChanges = db.onChange((change) => engineEvents.publish(change))
+    cleanups.push(() => {
+      stopChanges()
+      return engineEvents.idle()
+    })
 
     const scheduler = createScheduler({
       taskStore: createEngineTaskStore(db),
@@ -162,6 +168,7 @@ export async function openServices(
       },
     })
     let corrupt = false
+    const authenticator = createBearerAuthenticator(auth)
     const handlers = [
       ...authRouteHandlers({ auth }),
       ...userRouteHandlers({ auth }),
@@ -177,6 +184,7 @@ export async function openServices(
       ...systemRouteHandlers({
         db,
         auth,
+        authenticator,
         bus,
         disk,
         metrics,
@@ -191,7 +199,7 @@ export async function openServices(
       bus,
       scheduler,
       metrics,
-      authenticator: createBearerAuthenticator(auth),
+      authenticator,
       handlers,
       health: () => (corrupt || disk.latest().diskUsagePercent >= 95 ? 'degraded' : 'ok'),
       beginShutdown: () => shutdown.abort(),

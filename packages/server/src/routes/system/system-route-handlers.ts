@@ -8,13 +8,18 @@ import type { DiskSampler } from '../../observability/disk-sampler'
 import type { ServerMetrics } from '../../observability/server-metrics'
 import { statsSnapshot } from '../../observability/stats-snapshot'
 import type { StatsIdentity } from '../../observability/stats-snapshot'
+import type { Authenticator } from '../../routing/principal'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
+import { createPermissionWatch, watchAccess } from './live-access'
+import type { PermissionWatch } from './live-access'
 
 /** What stats, metrics and the event stream use. */
 export interface SystemRoutesContext {
   db: Database
   auth: Auth
+  /** Re-checks a stream's credential while it is open. */
+  authenticator: Authenticator
   bus: EventBus
   disk: DiskSampler
   metrics: ServerMetrics
@@ -22,10 +27,14 @@ export interface SystemRoutesContext {
   now(): number
   /** Ends open event streams on shutdown. */
   shutdown: AbortSignal
+  /** How often a stream re-resolves its caller's permissions; default 5000 ms. */
+  accessRefreshMs?: number
 }
 
 /** `/system/stats`, `/system/metrics` and `/system/events` (token). */
 export function systemRouteHandlers(ctx: SystemRoutesContext): RouteHandler[] {
+  // Made with the first stream, so a server without streams holds no extra subscription.
+  let watch: PermissionWatch | undefined
   return [
     handleRoute(routes.systemStats, (c) =>
       c.json(statsSnapshot(ctx.db.stats(), ctx.disk.latest(), ctx.identity, ctx.now()), 200),
@@ -41,16 +50,24 @@ export function systemRouteHandlers(ctx: SystemRoutesContext): RouteHandler[] {
       } catch (err) {
         throw new ServerError('BAD_REQUEST', (err as Error).message)
       }
-      const principal = c.get('principal')
-      // Resolved once per stream: the filter's check runs synchronously for every event.
-      const access = principal === undefined ? undefined : await ctx.auth.accessFor(principal)
+      const revoked = new AbortController()
+      // The filter runs synchronously per event, so access is resolved ahead and kept current.
+      const access = await watchAccess({
+        auth: ctx.auth,
+        authenticator: ctx.authenticator,
+        request: c.req.raw,
+        watch: (watch ??= createPermissionWatch(ctx.bus)),
+        intervalMs: ctx.accessRefreshMs ?? 5000,
+        onRevoked: () => revoked.abort(),
+      })
       const subscription = ctx.bus.subscribe({
         events,
         pathPrefix: query.path_prefix,
         lastEventId: c.req.header('last-event-id'),
-        canRead: access === undefined ? undefined : (path) => access.allows(path, 'read'),
+        canRead: (path) => access.allows(path),
       })
-      const signal = AbortSignal.any([c.req.raw.signal, ctx.shutdown])
+      const signal = AbortSignal.any([c.req.raw.signal, ctx.shutdown, revoked.signal])
+      signal.addEventListener('abort', () => access.stop(), { once: true })
       const stream = createSseStream({ source: subscription, encode: envelopeToSseMessage, signal })
       return c.body(stream, 200, { ...SSE_HEADERS })
     }),

@@ -11,12 +11,13 @@ import { createScheduler } from '@svcdb/scheduler'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../app'
+import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
 import { createLogger } from '../../logger'
 import { createDiskSampler } from '../../observability/disk-sampler'
 import type { DiskSampler } from '../../observability/disk-sampler'
 import { createServerMetrics } from '../../observability/server-metrics'
 import { disabledAuthenticator } from '../../routing/principal'
-import { publishEngineChange } from '../../services/engine-events'
+import { createEngineEventPublisher } from '../../services/engine-events'
 import { systemRouteHandlers } from './system-route-handlers'
 
 let dir: string
@@ -30,7 +31,10 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svcdb-system-'))
   db = await Database.open({ path: dir })
   bus = createEventBus({ nodeId: 7 })
-  db.onChange((change) => publishEngineChange(bus, change))
+  const engineEvents = createEngineEventPublisher(db, bus, (err) => {
+    throw err
+  })
+  db.onChange((change) => engineEvents.publish(change))
   disk = createDiskSampler(dir)
   shutdown = new AbortController()
   const auth = createAuth({ store: createMemoryIdentityStore(), mode: { kind: 'disabled' } })
@@ -41,6 +45,7 @@ beforeEach(async () => {
     handlers: systemRouteHandlers({
       db,
       auth,
+      authenticator: disabledAuthenticator,
       bus,
       disk,
       metrics,
@@ -162,26 +167,28 @@ describe('GET /system/events', () => {
 })
 
 describe('GET /system/events with a scoped key', () => {
-  it('delivers only the entries the key may read', async () => {
-    const { createBearerAuthenticator } = await import('../../auth/bearer-authenticator')
+  async function scopedSetup(rules: Record<string, string>[]) {
     const auth = createAuth({ store: createMemoryIdentityStore() })
     const { rootApiKey } = await auth.bootstrap()
     const rootPrincipal = await auth.authenticate(
       (await auth.exchangeApiKey(rootApiKey as string)).token,
     )
-    const scoped = await auth.keys.create(rootPrincipal, { rules: [{ '/docs/**': '-r--l---' }] })
+    const scoped = await auth.keys.create(rootPrincipal, { rules })
     const token = (await auth.exchangeApiKey(scoped.key)).token
+    const authenticator = createBearerAuthenticator(auth)
     const scopedApp = createApp({
-      authenticator: createBearerAuthenticator(auth),
+      authenticator,
       handlers: systemRouteHandlers({
         db,
         auth,
+        authenticator,
         bus,
         disk,
         metrics: createServerMetrics({ db, bus, tasks: createScheduler({}).tasks }),
         identity: { version: '1', databasePath: dir, nodeId: 0, startedAt: Date.now() },
         now: Date.now,
         shutdown: shutdown.signal,
+        accessRefreshMs: 50,
       }),
       logger: createLogger({ level: 'silent' }),
     })
@@ -189,13 +196,86 @@ describe('GET /system/events with a scoped key', () => {
       headers: { authorization: `Bearer ${token}` },
     })
     expect(res.status).toBe(200)
-    const events = decodeSseStream(res.body as ReadableStream<Uint8Array>)
+    return {
+      auth,
+      rootPrincipal,
+      scoped,
+      events: decodeSseStream(res.body as ReadableStream<Uint8Array>),
+    }
+  }
+
+  it('delivers only the entries the key may read', async () => {
+    const { events } = await scopedSetup([{ '/docs/**': '-r--l---' }])
     await db.writeFile('/secret/plan.txt', 'hidden')
     await db.writeFile('/docs/open.txt', 'visible')
     const first = (await events.next()).value as { data: string }
     expect(JSON.parse(first.data).payload.entries).toEqual([
       { path: '/docs/open.txt', entry_type: 'file' },
     ])
+    await events.return()
+  })
+
+  it('ends the stream once its key is revoked', async () => {
+    const { auth, rootPrincipal, scoped, events } = await scopedSetup([{ '/docs/**': '-r--l---' }])
+    await db.writeFile('/docs/a.txt', 'a')
+    expect(((await events.next()).value as { data: string }).data).toContain('/docs/a.txt')
+    await auth.keys.revoke(rootPrincipal, scoped.keyId)
+    // The next refresh finds the key revoked and closes the stream; nothing more arrives.
+    const end = await events.next()
+    expect(end.done).toBe(true)
+  })
+})
+
+describe('GET /system/events for a user given a share', () => {
+  it('stops delivering a path as soon as its share is revoked', async () => {
+    const auth = createAuth({ store: createMemoryIdentityStore() })
+    const { rootApiKey } = await auth.bootstrap()
+    const ada = await auth.users.create({ username: 'ada' })
+    const root = await auth.authenticate((await auth.exchangeApiKey(rootApiKey as string)).token)
+    const key = await auth.keys.create(root, { userId: ada.userId })
+    const token = (await auth.exchangeApiKey(key.key)).token
+    await auth.shares.grant({ paths: ['/team'], userIds: [ada.userId], permissions: '-r--l---' })
+    const authenticator = createBearerAuthenticator(auth)
+    const userApp = createApp({
+      authenticator,
+      handlers: systemRouteHandlers({
+        db,
+        auth,
+        authenticator,
+        bus,
+        disk,
+        metrics: createServerMetrics({ db, bus, tasks: createScheduler({}).tasks }),
+        identity: { version: '1', databasePath: dir, nodeId: 0, startedAt: Date.now() },
+        now: Date.now,
+        shutdown: shutdown.signal,
+        accessRefreshMs: 60_000,
+      }),
+      logger: createLogger({ level: 'silent' }),
+    })
+    const res = await userApp.request('/system/events?events=entries_created', {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    const events = decodeSseStream(res.body as ReadableStream<Uint8Array>)
+    await db.writeFile('/team/one.txt', '1')
+    expect(((await events.next()).value as { data: string }).data).toContain('/team/one.txt')
+
+    await auth.shares.revoke({ path: '/team', userId: ada.userId })
+    bus.publish('permissions_changed', { path: '/team' })
+    // The refresh is asynchronous: wait until a probe write stops reaching the stream.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await db.writeFile('/team/two.txt', '2')
+    await db.writeFile('/public-marker.txt', 'm')
+    await auth.shares.grant({
+      paths: ['/public-marker.txt'],
+      userIds: [ada.userId],
+      permissions: '-r------',
+    })
+    bus.publish('permissions_changed', { path: '/public-marker.txt' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await db.writeFile('/public-marker.txt', 'again')
+    const next = ((await events.next()).value as { data: string }).data
+    expect(next).toContain('/public-marker.txt')
+    expect(next).not.toContain('/team/two.txt')
     await events.return()
   })
 })
