@@ -39,6 +39,19 @@ describe('Database (memory-level)', () => {
     await db.close()
   })
 
+  it('gives pinned views: later writes do not change what a view reads', async () => {
+    await db.writeFile('/doc.txt', 'first')
+    const view = db.view()
+    const forkView = await db.forks.create('f').then(() => db.fork('f').view())
+    await db.writeFile('/doc.txt', 'second, longer')
+    await db.fork('f').writeFile('/doc.txt', 'fork')
+    expect(view.version).not.toBe(db.head())
+    expect((await view.stat('/doc.txt')).size).toBe(5)
+    expect(text(await view.readFile('/doc.txt'))).toBe('first')
+    expect(text(await forkView.readFile('/doc.txt'))).toBe('first')
+    expect(text(await db.view().readFile('/doc.txt'))).toBe('second, longer')
+  })
+
   it('writes and reads files from bytes, text and streams', async () => {
     const bytes = randomBytes(1000)
     await db.writeFile('/a/bytes.bin', bytes)

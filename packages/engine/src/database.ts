@@ -58,6 +58,8 @@ export interface DatabaseOptions {
   clock?: Clock
   /** Memory for decoded tree objects (default 64 MiB). */
   cacheBytes?: number
+  /** On disk: memory for recently read small chunks (default 32 MiB; 0 turns it off). */
+  chunkCacheBytes?: number
   /**
    * Ref moves kept in the version log (default 10,000). The log feeds history and keeps
    * recent versions alive through GC: a smaller window lets GC reclaim overwritten data
@@ -104,10 +106,14 @@ export class Database extends Workspace {
     }
     const storage: Storage =
       options.path !== undefined
-        ? await openDiskStorage(
-            options.path,
-            options.packSizeLimit === undefined ? {} : { packSizeLimit: options.packSizeLimit },
-          )
+        ? await openDiskStorage(options.path, {
+            ...(options.packSizeLimit === undefined
+              ? {}
+              : { packSizeLimit: options.packSizeLimit }),
+            ...(options.chunkCacheBytes === undefined
+              ? {}
+              : { chunkCacheBytes: options.chunkCacheBytes }),
+          })
         : await openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
     try {
       return new Database(await openCore(storage, options))

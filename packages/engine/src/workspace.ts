@@ -57,6 +57,15 @@ export class Workspace {
     return toHex(this.core.rootOf(this.ref))
   }
 
+  /**
+   * A read-only view of this workspace's latest version, pinned: later writes do not change
+   * what it reads, so a stat and the read that follows it see the same file.
+   */
+  view(): TreeView {
+    this.core.assertOpen()
+    return this.current()
+  }
+
   async stat(path: string, options?: StatOptions): Promise<Entry> {
     return this.current().stat(path, options)
   }

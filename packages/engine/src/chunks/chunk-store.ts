@@ -62,6 +62,8 @@ export interface CompactReport {
 export interface ReadOptions {
   /** The chunk's raw size, when the caller knows it (a file's chunk list does): lets a tiered store look in the right tier first. */
   size?: number
+  /** Read from storage even when a cache holds the chunk (verification must see the disk). */
+  bypassCache?: boolean
 }
 
 /**

@@ -176,6 +176,27 @@ describe('tiered chunk store', () => {
     expect(ops.map((op) => `${op.type} ${op.space}`)).toEqual(['del chunk', 'del chunkidx'])
   })
 
+  it('serves hot small chunks from its cache, as copies, and drops them when removed', async () => {
+    const { store, meta } = await newFixture(64 * 1024)
+    const hasher = await createHasher('sha256')
+    const bytes = pseudoRandomBytes(4096, 7)
+    const hash = hasher.hashDomain('chunk', bytes)
+    const staged = await store.stage(hash, bytes)
+    await meta.batch([...staged.ops, ...(await store.flush())], { sync: true })
+    store.committed()
+    const first = await store.read(hash)
+    first.fill(0)
+    // The record is gone from storage behind the store's back: only the cache can answer.
+    await meta.batch([{ type: 'del', space: 'chunk', key: hash }], { sync: true })
+    const again = await store.read(hash)
+    expect(Buffer.from(again).equals(Buffer.from(bytes))).toBe(true)
+    await expect(store.read(hash, { bypassCache: true })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    store.removeOps(hash)
+    await expect(store.read(hash)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
   it('counts the pack bytes of removed large chunks as dead', async () => {
     const { store, meta } = await newFixture()
     const hasher = await createHasher('sha256')

@@ -1,3 +1,4 @@
+import { LruCache } from '../internal/lru-cache'
 import { isEngineError } from '../errors'
 import type { ChunkStore, StageResult } from './chunk-store'
 
@@ -12,7 +13,16 @@ export interface TieredChunkStoreOptions {
   large: ChunkStore
   /** Largest chunk kept in `small`, in bytes. */
   inlineBytes?: number
+  /**
+   * Memory for small chunks read recently (default 32 MiB; 0 turns the cache off). A hot
+   * small file is then served without a LevelDB read; chunks are immutable, so a cached one
+   * is never stale, and GC's removals drop it.
+   */
+  cacheBytes?: number
 }
+
+/** Default memory of the small-chunk read cache. */
+export const DEFAULT_CHUNK_CACHE_BYTES = 32 * 1024 * 1024
 
 /**
  * Sends small chunks to the metadata store and large ones to pack files. A group of small
@@ -24,6 +34,21 @@ export interface TieredChunkStoreOptions {
 export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkStore {
   const { small, large } = options
   const inline = options.inlineBytes ?? DEFAULT_INLINE_CHUNK_BYTES
+  const cacheBytes = options.cacheBytes ?? DEFAULT_CHUNK_CACHE_BYTES
+  const cache = cacheBytes > 0 ? new LruCache<string, Uint8Array>(cacheBytes) : undefined
+  const keyOf = (hash: Uint8Array) =>
+    Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString('latin1')
+  const readSmall = async (hash: Uint8Array, bypass: boolean | undefined) => {
+    if (cache === undefined) return small.read(hash)
+    const key = keyOf(hash)
+    const hit = bypass === true ? undefined : cache.get(key)
+    // A copy: callers may keep or change what they read; the cache's bytes must not change.
+    if (hit !== undefined) return new Uint8Array(hit)
+    const bytes = await small.read(hash)
+    // `new Uint8Array(bytes)` copies; `slice()` on a Buffer would only make a view.
+    cache.set(key, new Uint8Array(bytes), bytes.length + 64)
+    return bytes
+  }
   return {
     kind: 'tiered',
     async has(hash, options) {
@@ -33,7 +58,7 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
       // A chunk larger than the inline limit can only be in the large tier.
       if (options?.size !== undefined && options.size > inline) return large.read(hash)
       try {
-        return await small.read(hash)
+        return await readSmall(hash, options?.bypassCache)
       } catch (err) {
         if (!isEngineError(err, 'NOT_FOUND')) throw err
         return large.read(hash)
@@ -47,6 +72,7 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
       yield* large.entries()
     },
     removeOps(hash) {
+      cache?.delete(keyOf(hash))
       // Only one tier holds the chunk; deleting it from the other is a harmless no-op.
       return [...small.removeOps(hash), ...large.removeOps(hash)]
     },

@@ -32,7 +32,7 @@ function isLocked(err: unknown): boolean {
  */
 export async function openDiskStorage(
   path: string,
-  options: { packSizeLimit?: number } = {},
+  options: { packSizeLimit?: number; chunkCacheBytes?: number } = {},
 ): Promise<Storage> {
   await mkdir(path, { recursive: true })
   const level = new ClassicLevel(join(path, 'meta'), { keyEncoding: 'view', valueEncoding: 'view' })
@@ -59,7 +59,11 @@ export async function openDiskStorage(
       meta,
       ...(options.packSizeLimit === undefined ? {} : { packSizeLimit: options.packSizeLimit }),
     })
-    const chunks = createTieredChunkStore({ small: createLevelChunkStore({ meta }), large: packs })
+    const chunks = createTieredChunkStore({
+      small: createLevelChunkStore({ meta }),
+      large: packs,
+      ...(options.chunkCacheBytes === undefined ? {} : { cacheBytes: options.chunkCacheBytes }),
+    })
     return { meta, chunks }
   } catch (err) {
     await meta.close()

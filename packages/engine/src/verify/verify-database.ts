@@ -202,7 +202,10 @@ class Verification {
     this.chunks++
     let bytes: Uint8Array
     try {
-      bytes = await this.core.chunks.read(hash, size === undefined ? {} : { size })
+      bytes = await this.core.chunks.read(
+        hash,
+        size === undefined ? { bypassCache: true } : { size, bypassCache: true },
+      )
     } catch (err) {
       if (isEngineError(err, 'NOT_FOUND'))
         this.report('chunk', hash, 'not stored', true, path, version)

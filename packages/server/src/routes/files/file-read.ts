@@ -6,8 +6,15 @@ import { parseRange } from './byte-range'
 import { entryView } from './entry-view'
 import { allow } from './file-access'
 
-/** What `GET /files/{path}` reads: HEAD or a fork (a workspace), or a stored version. */
-export type ReadSource = Workspace | TreeView
+/** What `GET /files/{path}` reads: one version, pinned for the whole answer. */
+export type ReadSource = TreeView | Workspace
+
+/**
+ * Files up to this size are read whole and sent as one buffer: a stream costs more than the
+ * bytes for them (measured: web-stream plumbing dominated 4 KiB reads). Memory stays bounded:
+ * at most this much per request in flight.
+ */
+export const SMALL_FILE_BYTES = 64 * 1024
 
 /** Query of a read, validated. */
 export interface ReadQuery {
@@ -63,6 +70,10 @@ export async function answerRead(
   if (range !== undefined) headers['Content-Range'] = `bytes ${start}-${end}/${entry.size}`
   const status = range === undefined ? 200 : 206
   if (head || length === 0) return c.body(null, status, headers)
+  if (entry.size <= SMALL_FILE_BYTES) {
+    const bytes = await source.readFile(entry.path)
+    return c.body(bytes.subarray(start, end + 1) as Uint8Array<ArrayBuffer>, status, headers)
+  }
   return c.body(source.createReadStream(entry.path, { start, end }), status, headers)
 }
 

@@ -25,14 +25,17 @@ function workspace(db: Database, fork: string | undefined): Workspace {
   return fork === undefined ? db : db.fork(fork)
 }
 
-/** Where a read looks: a snapshot, a version, a fork, or HEAD. */
+/**
+ * Where a read looks: a snapshot, a version, or the latest version of a fork or HEAD, pinned,
+ * so the headers (ETag, length) and the bytes sent after them describe the same file.
+ */
 function readSource(
   db: Database,
   query: { fork?: string | undefined; snapshot?: string | undefined; version?: string | undefined },
-): Workspace | TreeView {
+): TreeView {
   if (query.snapshot !== undefined) return db.at({ snapshot: query.snapshot })
   if (query.version !== undefined) return db.at(query.version)
-  return workspace(db, query.fork)
+  return workspace(db, query.fork).view()
 }
 
 async function exists(source: Workspace, path: string): Promise<boolean> {
