@@ -85,12 +85,26 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: '@svcdb/engine',
+              message: "Only '@svcdb/engine/chunking' runs in browsers.",
+            },
+          ],
           patterns: [
             deepImports,
             { group: ['node:*'], message: 'The client runs in browsers: no Node built-ins.' },
             {
-              group: ['@svcdb/*', '!@svcdb/contract', '!@svcdb/events'],
-              message: 'The client depends on the contract (and the SSE decoder) only.',
+              group: [
+                '@svcdb/*',
+                '!@svcdb/contract',
+                '!@svcdb/events',
+                '!@svcdb/engine',
+                '@svcdb/engine/*',
+                '!@svcdb/engine/chunking',
+              ],
+              message:
+                "The client depends on the contract, the SSE decoder and the engine's browser-safe chunker only.",
             },
             {
               group: ['hono', 'hono/*'],

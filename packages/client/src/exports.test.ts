@@ -5,7 +5,10 @@ it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "ClientError",
+      "chunkHash",
       "clientErrorFromBody",
+      "contentHash",
+      "createClient",
       "isClientError",
     ]
   `)

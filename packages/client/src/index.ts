@@ -1,2 +1,23 @@
+export { createClient } from './create-client'
+export type { Client, ClientOptions, EventsApi } from './create-client'
 export { ClientError, clientErrorFromBody, isClientError } from './errors'
 export type { ClientErrorCode, ClientErrorOptions } from './errors'
+export type { SubscribeOptions } from './events/event-subscription'
+export type { CallOptions } from './http/route-types'
+export type {
+  Download,
+  FilesApi,
+  ListingPage,
+  ListOptions,
+  ReadOptions,
+  VersionSelector,
+  WriteOptions,
+} from './resources/files'
+export type { AuthApi, KeysApi } from './resources/keys'
+export type { SharesApi } from './resources/shares'
+export type { CronApi, EmailApi, SystemApi, TasksApi } from './resources/system'
+export type { GroupsApi, UsersApi } from './resources/users'
+export type { ArchiveDownload, ForksApi, SnapshotsApi, VersionsApi } from './resources/versions'
+export { chunkHash, contentHash } from './uploads/chunk-hash'
+export type { UploadOptions, UploadProgress } from './uploads/dedup-upload'
+export type { UploadSource } from './uploads/upload-source'

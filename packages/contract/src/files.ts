@@ -70,6 +70,8 @@ export const readQuerySchema = v.object({
   depth: v.optional(v.pipe(v.picklist(['0', '-1'], 'expected 0 or -1'), v.transform(Number)), '0'),
   glob: v.optional(v.string()),
   nofollow: booleanQuerySchema,
+  /** Answer the entry itself (`entryViewSchema`) instead of its bytes or listing. */
+  stat: booleanQuerySchema,
 })
 
 /** `DELETE /files/{path}`. */

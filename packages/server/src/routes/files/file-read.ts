@@ -24,6 +24,7 @@ export interface ReadQuery {
   depth: number
   glob?: string | undefined
   nofollow: boolean
+  stat: boolean
 }
 
 const quoted = (hash: string) => `"${hash}"`
@@ -39,6 +40,10 @@ export async function answerRead(
 ): Promise<Response> {
   allow(access, path, 'read')
   const entry = await source.stat(path, { follow: !query.nofollow })
+  if (query.stat) {
+    allow(access, entry.path, 'read')
+    return c.json(entryView(entry, access.scoped ? access.permissions(entry.path) : undefined), 200)
+  }
   if (entry.entryType === 'directory') {
     allow(access, entry.path, 'list')
     return c.json(await listing(source, access, entry, query), 200)

@@ -217,6 +217,13 @@ describe('files API', () => {
       await (await root('/files/shortcut?nofollow=true')).json(),
     )
     expect(itself).toMatchObject({ entry_type: 'symlink', target: '/copies/b.txt' })
+    const followed = v.parse(
+      entryViewSchema,
+      await (await root('/files/shortcut?stat=true')).json(),
+    )
+    expect(followed).toMatchObject({ path: '/copies/b.txt', entry_type: 'file', size: 1 })
+    const dir = v.parse(entryViewSchema, await (await root('/files/copies?stat=true')).json())
+    expect(dir).toMatchObject({ path: '/copies', entry_type: 'directory' })
     await root('/links/loop1', {
       method: 'PUT',
       body: JSON.stringify({ target: '/loop2' }),

@@ -1,0 +1,87 @@
+import { Transport } from './http/transport'
+import type { TransportOptions } from './http/transport'
+import type { SubscribeOptions } from './events/event-subscription'
+import { subscribeEvents } from './events/event-subscription'
+import type { EventEnvelope } from '@svcdb/events'
+import { filesApi } from './resources/files'
+import type { FilesApi } from './resources/files'
+import { authApi, keysApi } from './resources/keys'
+import type { AuthApi, KeysApi } from './resources/keys'
+import { cronApi, emailApi, systemApi, tasksApi } from './resources/system'
+import type { CronApi, EmailApi, SystemApi, TasksApi } from './resources/system'
+import { groupsApi, usersApi } from './resources/users'
+import type { GroupsApi, UsersApi } from './resources/users'
+import { versionsApi } from './resources/versions'
+import type { VersionsApi } from './resources/versions'
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** The server, e.g. `http://127.0.0.1:6830`. */
+  baseUrl: string
+  /** An API key (`svc_…`): exchanged for tokens on first use and renewed as needed. */
+  apiKey?: string
+  /** An access token obtained elsewhere (a magic link, say). */
+  token?: string
+  /** A refresh token to renew `token` with. */
+  refreshToken?: string
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch
+  /** Retries of idempotent calls after a network error (default 2). */
+  retries?: number
+}
+
+/** The live event stream. */
+export interface EventsApi {
+  /** Envelopes as they happen, reconnecting and resuming by itself; see {@link SubscribeOptions}. */
+  subscribe(options?: SubscribeOptions): AsyncIterable<EventEnvelope>
+}
+
+/** A client of one svcdb server. */
+export interface Client {
+  readonly baseUrl: string
+  readonly files: FilesApi
+  readonly versions: VersionsApi
+  readonly keys: KeysApi
+  readonly auth: AuthApi
+  readonly users: UsersApi
+  readonly groups: GroupsApi
+  readonly tasks: TasksApi
+  readonly cron: CronApi
+  readonly system: SystemApi
+  readonly email: EmailApi
+  readonly events: EventsApi
+}
+
+/**
+ * Creates a client. Every call takes an `AbortSignal`, and every failure is a `ClientError`
+ * (`status`, `code`, `message`, `details`); `NETWORK_ERROR` and `ABORTED` tell a lost
+ * connection and a cancelled call from the server's answers.
+ *
+ * @example
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:6830', apiKey: process.env.SVCDB_API_KEY })
+ * await client.files.write('/notes/today.md', '# Today')
+ * for await (const entry of client.files.list('/notes')) console.log(entry.path)
+ */
+export function createClient(options: ClientOptions): Client {
+  const transportOptions: TransportOptions = { baseUrl: options.baseUrl }
+  if (options.apiKey !== undefined) transportOptions.apiKey = options.apiKey
+  if (options.token !== undefined) transportOptions.token = options.token
+  if (options.refreshToken !== undefined) transportOptions.refreshToken = options.refreshToken
+  if (options.fetch !== undefined) transportOptions.fetch = options.fetch
+  if (options.retries !== undefined) transportOptions.retries = options.retries
+  const t = new Transport(transportOptions)
+  return {
+    baseUrl: t.baseUrl,
+    files: filesApi(t),
+    versions: versionsApi(t),
+    keys: keysApi(t),
+    auth: authApi(t),
+    users: usersApi(t),
+    groups: groupsApi(t),
+    tasks: tasksApi(t),
+    cron: cronApi(t),
+    system: systemApi(t),
+    email: emailApi(t),
+    events: { subscribe: (o) => subscribeEvents(t, o) },
+  }
+}

@@ -1,0 +1,155 @@
+import type { AnySchema, RouteDef, TokenGrantView } from '@svcdb/contract'
+import { routes, tokenGrantSchema } from '@svcdb/contract'
+import * as v from 'valibot'
+import type { SessionCredentials } from '../auth/token-session'
+import { TokenSession } from '../auth/token-session'
+import { ClientError, clientErrorFromBody } from '../errors'
+import { abortError, sleep } from './abort'
+import { routeUrl } from './route-url'
+import type { QueryValue } from './route-url'
+
+/** One call of a contract route. */
+export interface CallInput {
+  params?: Record<string, string>
+  query?: Record<string, QueryValue>
+  /** A JSON body (serialised here). */
+  json?: unknown
+  /** A raw body; set `replayable` when it can be sent twice (bytes, a Blob). */
+  body?: BodyInit
+  replayable?: boolean
+  headers?: Record<string, string>
+  signal?: AbortSignal | undefined
+  /** Statuses that are answers, not errors (304, say). */
+  accept?: readonly number[]
+}
+
+/** What a transport needs. */
+export interface TransportOptions extends SessionCredentials {
+  baseUrl: string
+  fetch?: typeof fetch
+  /** Retries of idempotent calls after a network error (default 2). */
+  retries?: number
+  now?: () => number
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE'])
+
+/** The parsed JSON answer of a route with a response schema. */
+export type ResponseOf<R> = R extends { response: infer S extends AnySchema }
+  ? v.InferOutput<S>
+  : unknown
+
+/**
+ * Sends contract routes over `fetch`: builds the URL, attaches the access token (renewing it
+ * once on a 401), retries idempotent calls after network errors, and turns every failure into
+ * a `ClientError` (`NETWORK_ERROR`, `ABORTED`, or the server's code).
+ */
+export class Transport {
+  readonly baseUrl: string
+  readonly session: TokenSession
+  private readonly fetchImpl: typeof fetch
+  private readonly retries: number
+
+  constructor(options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+    this.retries = options.retries ?? 2
+    this.session = new TokenSession(
+      options,
+      {
+        exchange: (apiKey) => this.grant(routes.authToken, { api_key: apiKey }),
+        refresh: (refreshToken) => this.grant(routes.authRefresh, { refresh_token: refreshToken }),
+      },
+      options.now,
+    )
+  }
+
+  /** Calls `route` and returns the raw answer (2xx, or a status in `accept`). */
+  async send(route: RouteDef, input: CallInput = {}): Promise<Response> {
+    const url = routeUrl(this.baseUrl, route.path, input.params, input.query)
+    const replayable = input.body === undefined || input.replayable === true
+    const needsToken = route.auth !== 'none'
+    let renewed = false
+    for (let attempt = 0; ; attempt++) {
+      const token = needsToken ? await this.session.token(input.signal) : undefined
+      let response: Response
+      try {
+        response = await this.fetchImpl(url, this.init(route, input, token))
+      } catch (err) {
+        if (input.signal?.aborted === true) throw abortError(input.signal)
+        const retry = IDEMPOTENT.has(route.method) && replayable && attempt < this.retries
+        if (!retry)
+          throw new ClientError('NETWORK_ERROR', `${route.method} ${url}: ${String(err)}`, {
+            status: 0,
+            cause: err,
+          })
+        await sleep(100 * 3 ** attempt * (0.5 + Math.random()), input.signal)
+        continue
+      }
+      if (response.ok || input.accept?.includes(response.status) === true) return response
+      if (response.status === 401 && needsToken && !renewed && replayable) {
+        renewed = true
+        if (this.session.rejected(token)) {
+          await response.body?.cancel()
+          continue
+        }
+      }
+      throw clientErrorFromBody(response.status, await response.text().catch(() => ''))
+    }
+  }
+
+  /** Calls `route` and returns its JSON answer, checked against the route's response schema. */
+  async json<R extends RouteDef>(route: R, input: CallInput = {}): Promise<ResponseOf<R>> {
+    const response = await this.send(route, input)
+    return this.parse(route, response) as Promise<ResponseOf<R>>
+  }
+
+  /** Parses an answer with the route's schema (`INVALID_RESPONSE` when it does not fit). */
+  async parse(route: RouteDef, response: Response): Promise<unknown> {
+    let body: unknown
+    try {
+      body = await response.json()
+    } catch (err) {
+      throw new ClientError('INVALID_RESPONSE', `${route.id}: the answer is not JSON`, {
+        status: response.status,
+        cause: err,
+      })
+    }
+    if (route.response === undefined) return body
+    const result = await v.safeParseAsync(route.response, body)
+    if (!result.success)
+      throw new ClientError(
+        'INVALID_RESPONSE',
+        `${route.id}: the answer does not follow the contract (${v.summarize(result.issues)})`,
+        { status: response.status },
+      )
+    return result.output
+  }
+
+  private init(route: RouteDef, input: CallInput, token: string | undefined): RequestInit {
+    const headers: Record<string, string> = { ...input.headers }
+    if (token !== undefined) headers.authorization = `Bearer ${token}`
+    let body: BodyInit | undefined = input.body
+    if (input.json !== undefined) {
+      headers['content-type'] = 'application/json'
+      body = JSON.stringify(input.json)
+    }
+    const init: RequestInit & { duplex?: 'half' } = { method: route.method, headers }
+    if (body !== undefined) init.body = body
+    // A streamed body needs half-duplex mode in fetch (Node and browsers alike).
+    if (body instanceof ReadableStream) init.duplex = 'half'
+    if (input.signal !== undefined) init.signal = input.signal
+    return init
+  }
+
+  private async grant(route: RouteDef, json: unknown): Promise<TokenGrantView> {
+    const response = await this.send(route, { json })
+    const body = await response.json().catch(() => undefined)
+    const result = v.safeParse(tokenGrantSchema, body)
+    if (!result.success)
+      throw new ClientError('INVALID_RESPONSE', `${route.id}: not a token grant`, {
+        status: response.status,
+      })
+    return result.output
+  }
+}

@@ -1,0 +1,266 @@
+import { entryViewSchema, routes } from '@svcdb/contract'
+import * as v from 'valibot'
+import type { EntryView } from '@svcdb/contract'
+import type { CallOptions } from '../http/route-types'
+import type { ResponseOf, Transport } from '../http/transport'
+import { dedupUpload } from '../uploads/dedup-upload'
+import type { UploadOptions } from '../uploads/dedup-upload'
+import { prepareBody } from '../uploads/upload-source'
+import type { UploadSource } from '../uploads/upload-source'
+import { sharesApi } from './shares'
+import type { SharesApi } from './shares'
+
+type R = typeof routes
+
+/** Which version a read looks at: HEAD by default, a fork, a snapshot or a version hash. */
+export interface VersionSelector {
+  fork?: string
+  snapshot?: string
+  version?: string
+}
+
+/** Options of `files.write`. */
+export interface WriteOptions extends CallOptions {
+  /** Stored as given; sniffed from the bytes when absent. */
+  contentType?: string
+  fork?: string
+  /** Write only if the file's content hash is this (412 `PRECONDITION_FAILED` otherwise). */
+  ifMatch?: string
+  /** Write only if nothing exists at the path. */
+  ifNoneMatch?: '*'
+}
+
+/** Options of `files.read`. */
+export interface ReadOptions extends CallOptions, VersionSelector {
+  /** An inclusive byte range; `end` defaults to the last byte. */
+  range?: { start: number; end?: number }
+  /** Answer `notModified` instead of the bytes when the content hash is still this. */
+  ifNoneMatch?: string
+}
+
+/** A file being downloaded. */
+export interface Download {
+  /** The bytes (of the range, if one was asked), streamed. */
+  body: ReadableStream<Uint8Array>
+  /** Length of `body`. */
+  size: number
+  /** The file's whole size. */
+  totalSize: number
+  contentType: string
+  /** The content hash (the `ETag` without quotes). */
+  hash: string
+  /** `bytes start-end/total` when a range was served. */
+  contentRange: string | undefined
+}
+
+/** Options of listings. */
+export interface ListOptions extends CallOptions, VersionSelector {
+  /** 0 (default): the directory's children; -1: every file below it. */
+  depth?: 0 | -1
+  glob?: string
+  /** Show symlinks themselves instead of following them. */
+  nofollow?: boolean
+  /** Entries per request (default 1000, at most 10,000). */
+  pageSize?: number
+}
+
+/** Files, directories, symlinks and shares (DESIGN §7.1). */
+export interface FilesApi {
+  /** Writes a file from bytes, text, a Blob or a stream (streams need Node or HTTP/2). */
+  write(
+    path: string,
+    source: UploadSource,
+    options?: WriteOptions,
+  ): Promise<ResponseOf<R['filesWrite']>>
+  /** Uploads a file sending only the chunks the server lacks (works in browsers too). */
+  upload(
+    path: string,
+    source: UploadSource,
+    options?: UploadOptions,
+  ): Promise<ResponseOf<R['uploadsCommit']>>
+  /** Downloads a file as a stream; `undefined` when `ifNoneMatch` still matches (304). */
+  read(path: string, options?: ReadOptions): Promise<Download | undefined>
+  /** The whole file in memory. */
+  readBytes(path: string, options?: VersionSelector & CallOptions): Promise<Uint8Array>
+  readText(path: string, options?: VersionSelector & CallOptions): Promise<string>
+  /** What a path holds: its listing entry (files, directories and symlinks alike). */
+  stat(
+    path: string,
+    options?: VersionSelector & CallOptions & { nofollow?: boolean },
+  ): Promise<EntryView>
+  /** Every entry of a directory, fetched page by page as you iterate. */
+  list(path: string, options?: ListOptions): AsyncIterable<EntryView>
+  /** One page of a listing, for callers that page themselves. */
+  listPage(
+    path: string,
+    options?: ListOptions & { after?: string; offset?: number },
+  ): Promise<ListingPage>
+  delete(
+    path: string,
+    options?: CallOptions & { fork?: string; recursive?: boolean },
+  ): Promise<ResponseOf<R['filesDelete']>>
+  mkdir(
+    path: string,
+    options?: CallOptions & { fork?: string },
+  ): Promise<ResponseOf<R['filesMkdir']>>
+  move(
+    from: string,
+    to: string,
+    options?: CallOptions & { fork?: string },
+  ): Promise<ResponseOf<R['filesMove']>>
+  /** Copies entries into a directory; only references are copied, never bytes. */
+  copy(
+    paths: string[],
+    destination: string,
+    options?: CallOptions & { fork?: string },
+  ): Promise<ResponseOf<R['filesCopy']>>
+  /** Creates or replaces a symlink at `path` pointing to `target`. */
+  symlink(
+    path: string,
+    target: string,
+    options?: CallOptions & { fork?: string },
+  ): Promise<ResponseOf<R['linksWrite']>>
+  /** Shares and share links (root). */
+  readonly shares: SharesApi
+}
+
+/** A page of a directory listing. */
+export interface ListingPage {
+  items: EntryView[]
+  total: number
+  limit: number
+  offset: number
+  /** The cursor of the next page, while more remain. */
+  next?: string | undefined
+}
+
+const unquote = (etag: string | null) => (etag ?? '').replace(/^W\//, '').replace(/"/g, '')
+
+function selector(options: VersionSelector) {
+  return { fork: options.fork, snapshot: options.snapshot, version: options.version }
+}
+
+/** @internal */
+export function filesApi(t: Transport): FilesApi {
+  const params = (path: string) => ({ path })
+
+  const listPage = async (
+    path: string,
+    options: ListOptions & { after?: string; offset?: number } = {},
+  ): Promise<ListingPage> => {
+    const response = await t.send(routes.filesRead, {
+      params: params(path.endsWith('/') ? path : `${path}/`),
+      query: {
+        ...selector(options),
+        limit: options.pageSize,
+        offset: options.offset,
+        after: options.after,
+        depth: options.depth,
+        glob: options.glob,
+        nofollow: options.nofollow,
+      },
+      signal: options.signal,
+    })
+    const body = (await t.parse(routes.filesRead, response)) as ListingPage
+    if (!Array.isArray(body.items)) throw new TypeError(`${path} is not a directory`)
+    return body
+  }
+
+  const read = async (path: string, options: ReadOptions = {}): Promise<Download | undefined> => {
+    const headers: Record<string, string> = {}
+    if (options.range !== undefined)
+      headers.range = `bytes=${options.range.start}-${options.range.end ?? ''}`
+    if (options.ifNoneMatch !== undefined) headers['if-none-match'] = `"${options.ifNoneMatch}"`
+    const response = await t.send(routes.filesRead, {
+      params: params(path),
+      query: selector(options),
+      headers,
+      signal: options.signal,
+      accept: [304],
+    })
+    if (response.status === 304) return undefined
+    const contentRange = response.headers.get('content-range') ?? undefined
+    const size = Number(response.headers.get('content-length') ?? '0')
+    return {
+      body: response.body ?? new ReadableStream({ start: (c) => c.close() }),
+      size,
+      totalSize: contentRange === undefined ? size : Number(contentRange.split('/')[1]),
+      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+      hash: unquote(response.headers.get('etag')),
+      contentRange,
+    }
+  }
+
+  const readBytes = async (path: string, options: VersionSelector & CallOptions = {}) => {
+    const response = await t.send(routes.filesRead, {
+      params: params(path),
+      query: selector(options),
+      signal: options.signal,
+    })
+    return new Uint8Array(await response.arrayBuffer())
+  }
+
+  return {
+    write(path, source, options = {}) {
+      const prepared = prepareBody(source)
+      const headers: Record<string, string> = {}
+      if (options.contentType !== undefined) headers['content-type'] = options.contentType
+      if (options.ifMatch !== undefined) headers['if-match'] = `"${options.ifMatch}"`
+      if (options.ifNoneMatch !== undefined) headers['if-none-match'] = options.ifNoneMatch
+      return t.json(routes.filesWrite, {
+        params: params(path),
+        query: { fork: options.fork },
+        body: prepared.body,
+        replayable: prepared.replayable,
+        headers,
+        signal: options.signal,
+      })
+    },
+    upload: (path, source, options) => dedupUpload(t, path, source, options),
+    read,
+    readBytes,
+    readText: async (path, options) => new TextDecoder().decode(await readBytes(path, options)),
+    async stat(path, options = {}) {
+      const response = await t.send(routes.filesRead, {
+        params: params(path),
+        query: { ...selector(options), stat: true, nofollow: options.nofollow },
+        signal: options.signal,
+      })
+      return v.parse(entryViewSchema, await response.json())
+    },
+    async *list(path, options = {}) {
+      let after: string | undefined
+      for (;;) {
+        const page = await listPage(path, after === undefined ? options : { ...options, after })
+        yield* page.items
+        if (page.next === undefined) return
+        after = page.next
+      }
+    },
+    listPage,
+    delete: (path, o = {}) =>
+      t.json(routes.filesDelete, {
+        params: params(path),
+        query: { fork: o.fork, recursive: o.recursive },
+        signal: o.signal,
+      }),
+    mkdir: (path, o = {}) =>
+      t.json(routes.filesMkdir, { query: { fork: o.fork }, json: { path }, signal: o.signal }),
+    move: (from, to, o = {}) =>
+      t.json(routes.filesMove, { query: { fork: o.fork }, json: { from, to }, signal: o.signal }),
+    copy: (paths, destination, o = {}) =>
+      t.json(routes.filesCopy, {
+        query: { fork: o.fork },
+        json: { paths, destination },
+        signal: o.signal,
+      }),
+    symlink: (path, target, o = {}) =>
+      t.json(routes.linksWrite, {
+        params: params(path),
+        query: { fork: o.fork },
+        json: { target },
+        signal: o.signal,
+      }),
+    shares: sharesApi(t),
+  }
+}

@@ -1,0 +1,103 @@
+import { routes } from '@svcdb/contract'
+import { chunkStream } from '@svcdb/engine/chunking'
+import { abortError } from '../http/abort'
+import type { ResponseOf, Transport } from '../http/transport'
+import { chunkHash, contentHash } from './chunk-hash'
+import { readSource } from './upload-source'
+import type { UploadSource } from './upload-source'
+
+/** Progress of a dedup-aware upload. */
+export interface UploadProgress {
+  /** Bytes read from the source so far. */
+  bytesRead: number
+  /** Bytes of chunks the server lacked, sent so far. */
+  bytesSent: number
+  chunks: number
+  chunksSent: number
+}
+
+/** Options of `files.upload`. */
+export interface UploadOptions {
+  contentType?: string
+  fork?: string
+  signal?: AbortSignal
+  onProgress?: (progress: UploadProgress) => void
+  /** Chunks checked and sent per round (default 64, about 4 MiB). */
+  batchChunks?: number
+  /** Chunk uploads in flight at once (default 4). */
+  concurrency?: number
+}
+
+/**
+ * Uploads a file sending only the chunks the server does not have: the source is cut with
+ * the engine's own chunker, each batch of chunk ids is checked (`POST /uploads/check`), the
+ * missing chunks are sent (`PUT /uploads/chunks/{hash}`), and the list is committed with its
+ * content hash (`POST /uploads/commit`). Memory stays bounded by one batch.
+ */
+export async function dedupUpload(
+  t: Transport,
+  path: string,
+  source: UploadSource,
+  options: UploadOptions = {},
+): Promise<ResponseOf<typeof routes.uploadsCommit>> {
+  const { signal } = options
+  const batchSize = options.batchChunks ?? 64
+  const refs: { hash: string; size: number }[] = []
+  const progress: UploadProgress = { bytesRead: 0, bytesSent: 0, chunks: 0, chunksSent: 0 }
+  let batch: Uint8Array[] = []
+
+  const flush = async () => {
+    if (batch.length === 0) return
+    const chunks = batch
+    batch = []
+    const hashes = await Promise.all(chunks.map(chunkHash))
+    const { missing } = await t.json(routes.uploadsCheck, { json: { hashes }, signal })
+    const wanted = new Set(missing)
+    const sends = chunks
+      .map((chunk, i) => ({ chunk, hash: hashes[i] as string }))
+      .filter(({ hash }) => wanted.delete(hash))
+    await runLimited(sends, options.concurrency ?? 4, async ({ chunk, hash }) => {
+      await t.json(routes.uploadsChunk, {
+        params: { hash },
+        body: chunk as Uint8Array<ArrayBuffer>,
+        replayable: true,
+        headers: { 'content-type': 'application/octet-stream' },
+        signal,
+      })
+      progress.bytesSent += chunk.length
+      progress.chunksSent++
+      options.onProgress?.({ ...progress })
+    })
+    chunks.forEach((chunk, i) => refs.push({ hash: hashes[i] as string, size: chunk.length }))
+    options.onProgress?.({ ...progress })
+  }
+
+  for await (const chunk of chunkStream(readSource(source))) {
+    if (signal?.aborted === true) throw abortError(signal)
+    // A copy: the chunker may hand out views of buffers the source reuses.
+    batch.push(new Uint8Array(chunk))
+    progress.bytesRead += chunk.length
+    progress.chunks++
+    if (batch.length >= batchSize) await flush()
+  }
+  await flush()
+  const json = {
+    path,
+    chunks: refs,
+    hash: await contentHash(refs.map((r) => r.hash)),
+    ...(options.contentType === undefined ? {} : { content_type: options.contentType }),
+  }
+  return t.json(routes.uploadsCommit, { query: { fork: options.fork }, json, signal })
+}
+
+async function runLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) await work(items[next++] as T)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
+}
