@@ -73,6 +73,37 @@ describe('createApp', () => {
     })
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
   })
+
+  it('lets pages of allowed origins send the headers the client sends and read what it reads', async () => {
+    const app = createApp({
+      authenticator: disabledAuthenticator,
+      corsOrigins: ['https://app.example'],
+      logger: quiet,
+    })
+    const asked = ['authorization', 'content-type', 'last-event-id', 'range', 'if-none-match']
+    const preflight = await app.request('/files/a.txt', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': asked.join(','),
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT')
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').split(',')
+    expect(allowed).toEqual(expect.arrayContaining(asked))
+
+    // An error answer too: a page reads its code from the body.
+    const missing = await app.request('/nope', { headers: { origin: 'https://app.example' } })
+    expect(missing.status).toBe(404)
+    expect(missing.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    const exposed = (missing.headers.get('access-control-expose-headers') ?? '').split(',')
+    expect(exposed).toEqual(
+      expect.arrayContaining(['etag', 'content-range', 'content-length', 'content-disposition']),
+    )
+  })
 })
 
 const rejectAll: Authenticator = {

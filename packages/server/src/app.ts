@@ -15,6 +15,9 @@ import type { Authenticator } from './routing/principal'
 import type { RouteHandler } from './routing/route-handler'
 import { SERVER_VERSION } from './version'
 
+/** Response headers the client reads, beyond the CORS-safelisted ones. */
+const EXPOSED_HEADERS = ['etag', 'content-range', 'content-length', 'content-disposition']
+
 /** What the app is built from. */
 export interface AppDeps {
   /** Establishes callers of `token` and `root` routes. */
@@ -47,7 +50,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   if (deps.corsOrigins !== undefined && deps.corsOrigins.length > 0) {
     const origins = [...deps.corsOrigins]
-    app.use('*', cors({ origin: origins.includes('*') ? '*' : origins }))
+    app.use(
+      '*',
+      cors({
+        origin: origins.includes('*') ? '*' : origins,
+        // Request headers are allowed as the preflight asks (Hono echoes them). Response
+        // headers are another matter: scripts of other origins see only the safelisted ones
+        // unless told, and reads need the content hash, ranges and sizes, archives their name.
+        exposeHeaders: EXPOSED_HEADERS,
+      }),
+    )
   }
   if (deps.observe !== undefined) app.use('*', deps.observe)
   app.use('*', rawPathGuard)
