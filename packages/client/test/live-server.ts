@@ -18,13 +18,25 @@ export interface LiveServer {
   dispose(): Promise<void>
 }
 
+/** Options of {@link startLiveServer}. */
+export interface LiveServerOptions {
+  /** Origins allowed by CORS, for pages served elsewhere (none by default). */
+  corsOrigins?: string[]
+}
+
 /** Starts a self-contained server on 127.0.0.1 with a fresh data directory. */
-export async function startLiveServer(): Promise<LiveServer> {
+export async function startLiveServer(options: LiveServerOptions = {}): Promise<LiveServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svcdb-client-'))
   const silent = { debug() {}, info() {}, warn() {}, error() {} }
   const start = (port: number) =>
     startServer(
-      { ...DEFAULT_SERVER_CONFIG, dataDir, port, host: '127.0.0.1' },
+      {
+        ...DEFAULT_SERVER_CONFIG,
+        dataDir,
+        port,
+        host: '127.0.0.1',
+        corsOrigins: options.corsOrigins ?? DEFAULT_SERVER_CONFIG.corsOrigins,
+      },
       { logger: silent, stdout: () => undefined },
     )
   let server: RunningServer | undefined = await start(0)
