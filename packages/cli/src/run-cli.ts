@@ -1,6 +1,13 @@
+import { parseArgs } from 'node:util'
 import packageJson from '../package.json' with { type: 'json' }
+import { describeFailure, usageError } from './cli-error'
 import type { CliIo } from './cli-io'
 import { processIo } from './cli-io'
+import type { Command, CommandContext, CommandGroup } from './command'
+import { commandHelp, GLOBAL_OPTIONS, groupHelp, isGroup, topHelp } from './command-help'
+import { COMMANDS } from './commands'
+import { connect, resolveConnection } from './connection/connect'
+import type { Connection } from './connection/connect'
 import { EXIT_CODES } from './exit-codes'
 import type { ExitCode } from './exit-codes'
 
@@ -8,26 +15,23 @@ import type { ExitCode } from './exit-codes'
 export const CLI_VERSION: string = packageJson.version
 
 /** Top-level usage of the `svcdb` command. */
-export const CLI_USAGE = `Usage: svcdb <command> [options]
+export const CLI_USAGE = topHelp(COMMANDS)
 
-Commands:
-  start        run the server (see \`svcdb start --help\` for its flags)
-
-Options:
-  -h, --help     show this help
-  -v, --version  print the version
-
-Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 unauthorized, 5 conflict.
-`
+/** Options of {@link runCli}. */
+export interface RunCliOptions {
+  env?: Record<string, string | undefined>
+}
 
 /**
  * Runs the `svcdb` command line (without `node` and the script path) and resolves with its
- * exit code.
+ * exit code (see `EXIT_CODES`). Errors are printed as one line on stderr, never thrown.
  */
 export async function runCli(
   argv: readonly string[],
   io: CliIo = processIo,
+  options: RunCliOptions = {},
 ): Promise<ExitCode | number> {
+  const env = options.env ?? process.env
   const [command, ...rest] = argv
   switch (command) {
     case undefined:
@@ -45,8 +49,83 @@ export async function runCli(
       const { runServer } = await import('@svcdb/server')
       return runServer(rest)
     }
-    default:
-      io.stderr(`svcdb: unknown command '${command}'; run \`svcdb --help\` for the list\n`)
-      return EXIT_CODES.USAGE
   }
+  const entry = COMMANDS.find((c) => c.name === command)
+  if (entry === undefined) {
+    io.stderr(`svcdb: unknown command '${command}'; run \`svcdb --help\` for the list\n`)
+    return EXIT_CODES.USAGE
+  }
+  try {
+    if (isGroup(entry)) return await runGroup(entry, rest, io, env)
+    return await runCommand('svcdb', entry, rest, io, env)
+  } catch (err) {
+    const { exitCode, message } = describeFailure(err)
+    io.stderr(`svcdb ${command}: ${message}\n`)
+    return exitCode
+  }
+}
+
+async function runGroup(
+  group: CommandGroup,
+  argv: readonly string[],
+  io: CliIo,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(groupHelp(group))
+    return name === undefined ? EXIT_CODES.USAGE : EXIT_CODES.OK
+  }
+  const command = group.subcommands.find((c) => c.name === name)
+  if (command === undefined)
+    throw usageError(`unknown command '${name}'; run \`svcdb ${group.name} --help\` for the list`)
+  return runCommand(`svcdb ${group.name}`, command, rest, io, env)
+}
+
+async function runCommand(
+  prefix: string,
+  command: Command,
+  argv: readonly string[],
+  io: CliIo,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    })
+  } catch (err) {
+    throw usageError(`${(err as Error).message}; run \`${prefix} ${command.name} --help\``)
+  }
+  const { values, positionals } = parsed
+  if (values.help === true) {
+    io.stdout(commandHelp(prefix, command))
+    return EXIT_CODES.OK
+  }
+  const [min, max] = command.args
+  if (positionals.length < min || positionals.length > max)
+    throw usageError(
+      `expected ${min === max ? min : `${min} to ${max}`} argument(s): ${command.name} ${command.usage}`,
+    )
+  const json = values.json === true
+  let connection: Promise<Connection> | undefined
+  const ctx: CommandContext = {
+    io,
+    env,
+    json,
+    connection: () =>
+      (connection ??= resolveConnection(
+        { url: values.url, 'api-key': values['api-key'], profile: values.profile },
+        env,
+      )),
+    client: async () => connect(await ctx.connection()),
+    print(value, human) {
+      io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : human())
+    },
+  }
+  const code = await command.run(positionals, values, ctx)
+  return code ?? EXIT_CODES.OK
 }

@@ -1,0 +1,22 @@
+import type { Command, CommandGroup } from '../command'
+import { fileCommands } from './file-commands'
+import { groupsGroup, keysGroup, usersGroup } from './identity-commands'
+import { loginCommand } from './login-command'
+import { cronGroup, eventsGroup, systemCommands, tasksGroup } from './system-commands'
+import { forkGroup, snapshotGroup, versionCommands } from './version-commands'
+
+/** Every command and command group, in the order `svcdb --help` lists them. */
+export const COMMANDS: readonly (Command | CommandGroup)[] = [
+  loginCommand,
+  ...fileCommands,
+  snapshotGroup,
+  forkGroup,
+  ...versionCommands,
+  usersGroup,
+  groupsGroup,
+  keysGroup,
+  tasksGroup,
+  cronGroup,
+  ...systemCommands,
+  eventsGroup,
+]

@@ -1,0 +1,259 @@
+import type { Command, CommandGroup } from '../command'
+import { usageError } from '../cli-error'
+import { formatBytes, formatTable, formatTime } from '../output/table'
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+const keyValue = (record: object, indent = ''): string =>
+  Object.entries(record)
+    .map(([key, value]) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? `${indent}${key}\n${keyValue(value as object, `${indent}  `)}`
+        : `${indent}${key.padEnd(24 - indent.length)}${Array.isArray(value) ? value.join(',') : String(value)}\n`,
+    )
+    .join('')
+
+function parseJsonObject(text: string | undefined, flag: string): Record<string, unknown> {
+  if (text === undefined) return {}
+  try {
+    const value = JSON.parse(text) as unknown
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>
+  } catch {
+    // answered below
+  }
+  throw usageError(`${flag} takes a JSON object`)
+}
+
+/** `svcdb tasks …` (root) */
+export const tasksGroup: CommandGroup = {
+  name: 'tasks',
+  summary: 'list, show and cancel background tasks; enqueue gc and reindex (root)',
+  subcommands: [
+    {
+      name: 'list',
+      summary: 'list tasks',
+      usage: '',
+      args: [0, 0],
+      async run(_p, _v, ctx) {
+        const tasks = await (await ctx.client()).tasks.list()
+        ctx.print(tasks, () =>
+          formatTable(tasks, [
+            { heading: 'id', cell: (t) => t.id },
+            { heading: 'type', cell: (t) => t.task_type },
+            { heading: 'status', cell: (t) => t.status },
+            { heading: 'progress', cell: (t) => `${Math.round(t.progress * 100)}%`, right: true },
+            { heading: 'created', cell: (t) => formatTime(t.created_at) },
+          ]),
+        )
+      },
+    },
+    {
+      name: 'get',
+      summary: 'show a task',
+      usage: '<id>',
+      args: [1, 1],
+      async run([id], _v, ctx) {
+        const task = await (await ctx.client()).tasks.get(id as string)
+        ctx.print(task, () => keyValue(task))
+      },
+    },
+    {
+      name: 'cancel',
+      summary: 'cancel a task (a running one is aborted)',
+      usage: '<id>',
+      args: [1, 1],
+      async run([id], _v, ctx) {
+        const result = await (await ctx.client()).tasks.cancel(id as string)
+        ctx.print(result, () => `${result.id} ${result.status}\n`)
+      },
+    },
+    {
+      name: 'gc',
+      summary: 'enqueue a garbage collection',
+      usage: '',
+      options: { 'dry-run': { type: 'boolean' } },
+      args: [0, 0],
+      async run(_p, values, ctx) {
+        const task = await (await ctx.client()).tasks.gc({ dryRun: values['dry-run'] === true })
+        ctx.print(task, () => `${task.id}\n`)
+      },
+    },
+    {
+      name: 'reindex',
+      summary: "enqueue a reindex of a directory's query indexes",
+      usage: '<remote>',
+      args: [1, 1],
+      async run([path], _v, ctx) {
+        const task = await (await ctx.client()).tasks.reindex(path as string)
+        ctx.print(task, () => `${task.id}\n`)
+      },
+    },
+  ],
+}
+
+/** `svcdb cron …` (root) */
+export const cronGroup: CommandGroup = {
+  name: 'cron',
+  summary: 'list, create, update and delete cron schedules (root)',
+  subcommands: [
+    {
+      name: 'list',
+      summary: 'list schedules',
+      usage: '',
+      args: [0, 0],
+      async run(_p, _v, ctx) {
+        const items = await (await ctx.client()).cron.list()
+        ctx.print(items, () =>
+          formatTable(items, [
+            { heading: 'id', cell: (c) => c.id },
+            { heading: 'schedule', cell: (c) => c.schedule },
+            { heading: 'type', cell: (c) => c.task_type },
+            { heading: 'enabled', cell: (c) => (c.enabled ? 'yes' : 'no') },
+            {
+              heading: 'next run',
+              cell: (c) => (c.next_run_at === undefined ? '' : formatTime(c.next_run_at)),
+            },
+          ]),
+        )
+      },
+    },
+    {
+      name: 'create',
+      summary: 'create a schedule (five-field UTC cron)',
+      usage: '<id> <schedule> <gc|reindex|backup>',
+      details: 'Example: svcdb cron create nightly-gc "0 3 * * *" gc --args \'{"dry_run":false}\'',
+      options: { args: { type: 'string' }, disabled: { type: 'boolean' } },
+      args: [3, 3],
+      async run([id, schedule, type], values, ctx) {
+        const created = await (
+          await ctx.client()
+        ).cron.create({
+          id: id as string,
+          schedule: schedule as string,
+          task_type: type as 'gc',
+          args: parseJsonObject(str(values.args), '--args'),
+          enabled: values.disabled !== true,
+        })
+        ctx.print(created, () => keyValue(created))
+      },
+    },
+    {
+      name: 'update',
+      summary: 'change a schedule',
+      usage: '<id>',
+      options: {
+        schedule: { type: 'string' },
+        type: { type: 'string' },
+        args: { type: 'string' },
+        enabled: { type: 'string' },
+      },
+      args: [1, 1],
+      async run([id], values, ctx) {
+        const input: Record<string, unknown> = {}
+        if (str(values.schedule) !== undefined) input.schedule = str(values.schedule)
+        if (str(values.type) !== undefined) input.task_type = str(values.type)
+        if (str(values.args) !== undefined) input.args = parseJsonObject(str(values.args), '--args')
+        const enabled = str(values.enabled)
+        if (enabled !== undefined) {
+          if (enabled !== 'true' && enabled !== 'false')
+            throw usageError('--enabled takes true or false')
+          input.enabled = enabled === 'true'
+        }
+        const updated = await (await ctx.client()).cron.update(id as string, input as never)
+        ctx.print(updated, () => keyValue(updated))
+      },
+    },
+    {
+      name: 'delete',
+      summary: 'delete a schedule',
+      usage: '<id>',
+      args: [1, 1],
+      async run([id], _v, ctx) {
+        const result = await (await ctx.client()).cron.delete(id as string)
+        ctx.print(result, () => `deleted ${result.id}\n`)
+      },
+    },
+  ],
+}
+
+/** `svcdb events tail` */
+export const eventsGroup: CommandGroup = {
+  name: 'events',
+  summary: 'follow the event stream',
+  subcommands: [
+    {
+      name: 'tail',
+      summary: 'print events as they happen until interrupted (one JSON line each with --json)',
+      usage: '',
+      options: {
+        events: { type: 'string' },
+        'path-prefix': { type: 'string' },
+        count: { type: 'string' },
+      },
+      args: [0, 0],
+      async run(_p, values, ctx) {
+        const client = await ctx.client()
+        const countText = str(values.count)
+        if (countText !== undefined && !/^\d+$/.test(countText))
+          throw usageError('--count takes a whole number')
+        const limit = countText === undefined ? Number.POSITIVE_INFINITY : Number(countText)
+        const controller = new AbortController()
+        const stop = () => controller.abort()
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+        const types = str(values.events)?.split(',') as never
+        const prefix = str(values['path-prefix'])
+        let seen = 0
+        try {
+          if (limit === 0) return
+          for await (const event of client.events.subscribe({
+            signal: controller.signal,
+            ...(types === undefined ? {} : { events: types }),
+            ...(prefix === undefined ? {} : { pathPrefix: prefix }),
+          })) {
+            if (ctx.json) ctx.io.stdout(`${JSON.stringify(event)}\n`)
+            else
+              ctx.io.stdout(
+                `${formatTime(event.timestamp)}  ${event.event_type}  ${JSON.stringify(event.payload)}\n`,
+              )
+            if (++seen >= limit) break
+          }
+        } finally {
+          process.off('SIGINT', stop)
+          process.off('SIGTERM', stop)
+        }
+      },
+    },
+  ],
+}
+
+/** `gc`, `stats`. */
+export const systemCommands: Command[] = [
+  {
+    name: 'gc',
+    summary: 'collect garbage now and report what was reclaimed (root)',
+    usage: '',
+    options: { 'dry-run': { type: 'boolean' } },
+    args: [0, 0],
+    async run(_p, values, ctx) {
+      const result = await (await ctx.client()).system.gc({ dryRun: values['dry-run'] === true })
+      ctx.print(
+        result,
+        () =>
+          `${result.dry_run ? 'would reclaim' : 'reclaimed'} ${formatBytes(result.reclaimed_bytes)} ` +
+          `(${result.garbage_entries} garbage, ${result.live_entries} live) in ${result.duration_ms} ms\n`,
+      )
+    },
+  },
+  {
+    name: 'stats',
+    summary: 'show the server statistics',
+    usage: '',
+    args: [0, 0],
+    async run(_p, _v, ctx) {
+      const stats = await (await ctx.client()).system.stats()
+      ctx.print(stats, () => keyValue(stats))
+    },
+  },
+]

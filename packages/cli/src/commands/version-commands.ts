@@ -1,0 +1,384 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { Readable } from 'node:stream'
+import type { Command, CommandContext, CommandGroup, OptionValues } from '../command'
+import { CliError, usageError } from '../cli-error'
+import { openDataDir } from '../offline/open-data-dir'
+import { createProgress } from '../output/progress'
+import { formatBytes, formatTable, formatTime } from '../output/table'
+import type { Column } from '../output/table'
+import { counting, writeLocal } from './local-files'
+import { remote } from './file-commands'
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
+const dataOption = { data: { type: 'string' } } as const
+
+function progressFor(
+  ctx: CommandContext,
+  label: string,
+  total: number | undefined,
+  enabled = true,
+) {
+  return createProgress({
+    label,
+    total,
+    enabled: enabled && !ctx.json,
+    ...(ctx.io.stderrStream === undefined ? {} : { stream: ctx.io.stderrStream }),
+  })
+}
+
+/** Streams an archive (web or async-iterable) to `-o FILE`, stdout, or the server's name. */
+async function saveArchive(
+  ctx: CommandContext,
+  body: ReadableStream<Uint8Array>,
+  output: string,
+  label: string,
+) {
+  const progress = progressFor(ctx, label, undefined, output !== '-')
+  try {
+    const size = await writeLocal(body, output, ctx.io, (n) => progress.update(n))
+    progress.stop()
+    if (output !== '-') ctx.print({ file: output, size }, () => `${output}  ${formatBytes(size)}\n`)
+  } finally {
+    progress.stop()
+  }
+}
+
+function toWebStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  return Readable.toWeb(Readable.from(source)) as unknown as ReadableStream<Uint8Array>
+}
+
+interface Named {
+  name: string
+  created_at: number
+  version: string
+}
+
+const snapshotColumns: Column<Named>[] = [
+  { heading: 'name', cell: (s) => s.name },
+  { heading: 'created', cell: (s) => formatTime(s.created_at) },
+  { heading: 'version', cell: (s) => s.version },
+]
+
+/** `svcdb snapshot …` */
+export const snapshotGroup: CommandGroup = {
+  name: 'snapshot',
+  summary: 'create, list, delete and restore named snapshots',
+  subcommands: [
+    {
+      name: 'create',
+      summary: 'name the current HEAD',
+      usage: '<name>',
+      options: { metadata: { type: 'string' } },
+      args: [1, 1],
+      async run([name], values, ctx) {
+        const metadataText = str(values.metadata)
+        let metadata: Record<string, unknown> | undefined
+        if (metadataText !== undefined) {
+          try {
+            metadata = JSON.parse(metadataText) as Record<string, unknown>
+          } catch {
+            throw usageError('--metadata takes a JSON object')
+          }
+        }
+        const client = await ctx.client()
+        const snapshot = await client.versions.snapshots.create(
+          name as string,
+          metadata === undefined ? {} : { metadata },
+        )
+        ctx.print(snapshot, () => `${snapshot.name}  ${snapshot.version}\n`)
+      },
+    },
+    {
+      name: 'list',
+      summary: 'list snapshots',
+      usage: '',
+      args: [0, 0],
+      async run(_p, _v, ctx) {
+        const items = await (await ctx.client()).versions.snapshots.list()
+        ctx.print(items, () => formatTable(items, snapshotColumns))
+      },
+    },
+    {
+      name: 'delete',
+      summary: 'delete a snapshot (its data goes at the next GC unless still used)',
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.snapshots.delete(name as string)
+        ctx.print(result, () => `deleted snapshot ${result.name}\n`)
+      },
+    },
+    {
+      name: 'restore',
+      summary: 'make a snapshot HEAD again (root)',
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.snapshots.restore(name as string)
+        ctx.print(result, () => `HEAD ${result.head} (was ${result.previous})\n`)
+      },
+    },
+  ],
+}
+
+/** `svcdb fork …` */
+export const forkGroup: CommandGroup = {
+  name: 'fork',
+  summary: 'create, list, promote and abandon forks (write to one with --fork)',
+  subcommands: [
+    {
+      name: 'create',
+      summary: 'start a fork at HEAD, or at --base (a snapshot or version hash)',
+      usage: '<name>',
+      options: { base: { type: 'string' } },
+      args: [1, 1],
+      async run([name], values, ctx) {
+        const base = str(values.base)
+        const fork = await (
+          await ctx.client()
+        ).versions.forks.create(name as string, base === undefined ? {} : { base })
+        ctx.print(fork, () => `${fork.name}  ${fork.version}\n`)
+      },
+    },
+    {
+      name: 'list',
+      summary: 'list forks',
+      usage: '',
+      args: [0, 0],
+      async run(_p, _v, ctx) {
+        const items = await (await ctx.client()).versions.forks.list()
+        ctx.print(items, () =>
+          formatTable(items, [
+            ...(snapshotColumns as Column<(typeof items)[number]>[]),
+            { heading: 'base', cell: (f) => f.base.slice(0, 12) },
+          ]),
+        )
+      },
+    },
+    {
+      name: 'promote',
+      summary: "make the fork's latest version HEAD (root)",
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.forks.promote(name as string)
+        ctx.print(result, () => `HEAD ${result.head} (was ${result.previous})\n`)
+      },
+    },
+    {
+      name: 'abandon',
+      summary: 'remove a fork (root)',
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.forks.abandon(name as string)
+        ctx.print(result, () => `abandoned fork ${result.name}\n`)
+      },
+    },
+  ],
+}
+
+/** `history`, `restore`, `export`, `import`, `diff`, `promote`, `verify`. */
+export const versionCommands: Command[] = [
+  {
+    name: 'history',
+    summary: 'how a path changed across versions and snapshots',
+    usage: '<remote>',
+    args: [1, 1],
+    async run([path], _v, ctx) {
+      const items = await (await ctx.client()).versions.history(remote(path as string))
+      ctx.print(items, () =>
+        formatTable(items, [
+          { heading: 'when', cell: (i) => formatTime(i.timestamp) },
+          { heading: 'change', cell: (i) => i.change_type },
+          { heading: 'size', cell: (i) => formatBytes(i.size), right: true },
+          { heading: 'snapshot', cell: (i) => i.snapshot ?? '' },
+          { heading: 'version', cell: (i) => i.version },
+        ]),
+      )
+    },
+  },
+  {
+    name: 'restore',
+    summary: 'put back what a path held in a snapshot or version (root)',
+    usage: '<remote>',
+    options: { snapshot: { type: 'string' }, version: { type: 'string' } },
+    args: [1, 1],
+    async run([path], values, ctx) {
+      const snapshot = str(values.snapshot)
+      const version = str(values.version)
+      if ((snapshot === undefined) === (version === undefined))
+        throw usageError('give exactly one of --snapshot and --version')
+      const result = await (
+        await ctx.client()
+      ).versions.restoreFile(
+        remote(path as string),
+        snapshot !== undefined ? { snapshot } : { version: version as string },
+      )
+      ctx.print(result, () => `restored ${result.path} (version ${result.version})\n`)
+    },
+  },
+  {
+    name: 'export',
+    summary: 'write a .svcdb archive of HEAD, a snapshot or a version',
+    usage: '',
+    details: "Online by default (root); --data DIR reads a stopped server's data directory.",
+    options: {
+      snapshot: { type: 'string' },
+      hash: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      ...dataOption,
+    },
+    args: [0, 0],
+    async run(_p, values, ctx) {
+      const snapshot = str(values.snapshot)
+      const hash = str(values.hash)
+      const data = str(values.data)
+      if (data !== undefined) {
+        const db = await openDataDir(data)
+        try {
+          const version =
+            hash ??
+            (snapshot === undefined ? db.head() : (await db.snapshots.get(snapshot)).version)
+          const output = str(values.output) ?? `export-${version.slice(0, 12)}.svcdb`
+          await saveArchive(ctx, toWebStream(db.exportArchive({ version })), output, 'export')
+        } finally {
+          await db.close()
+        }
+        return
+      }
+      const archive = await (
+        await ctx.client()
+      ).versions.export({
+        ...(snapshot === undefined ? {} : { snapshot }),
+        ...(hash === undefined ? {} : { hash }),
+      })
+      await saveArchive(ctx, archive.body, str(values.output) ?? archive.filename, 'export')
+    },
+  },
+  {
+    name: 'diff',
+    summary: 'write a .svcdb patch from a snapshot or version to another (default HEAD)',
+    usage: '<from>',
+    options: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, ...dataOption },
+    args: [1, 1],
+    async run([from], values, ctx) {
+      const to = str(values.to)
+      const data = str(values.data)
+      if (data !== undefined) {
+        const db = await openDataDir(data)
+        try {
+          const output = str(values.output) ?? `patch-${(to ?? db.head()).slice(0, 12)}.svcdb`
+          const patch = db.diffArchive({
+            from: from as string,
+            ...(to === undefined ? {} : { to }),
+          })
+          await saveArchive(ctx, toWebStream(patch), output, 'diff')
+        } finally {
+          await db.close()
+        }
+        return
+      }
+      const archive = await (
+        await ctx.client()
+      ).versions.diff(from as string, to === undefined ? {} : { to })
+      await saveArchive(ctx, archive.body, str(values.output) ?? archive.filename, 'diff')
+    },
+  },
+  {
+    name: 'import',
+    summary: 'import an export or a patch (- for stdin)',
+    usage: '<file|->',
+    options: { force: { type: 'boolean' }, promote: { type: 'boolean' }, ...dataOption },
+    args: [1, 1],
+    async run([file], values, ctx) {
+      const path = file as string
+      const size = path === '-' ? undefined : (await stat(path).catch(() => undefined))?.size
+      if (path !== '-' && size === undefined) throw new CliError(`cannot read ${path}`)
+      const stream = path === '-' ? ctx.io.stdin : createReadStream(path)
+      if (stream === undefined) throw new CliError('no standard input to read')
+      const progress = progressFor(ctx, 'import', size)
+      const source = counting(stream, (n) => progress.update(n))
+      const options = { force: values.force === true, promote: values.promote === true }
+      const data = str(values.data)
+      try {
+        let result: unknown
+        if (data !== undefined) {
+          const db = await openDataDir(data)
+          try {
+            // The same fields, in the same snake_case, as the server's answer.
+            result = Object.fromEntries(
+              Object.entries(await db.importArchive(source, options)).map(([key, value]) => [
+                key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+                value,
+              ]),
+            )
+          } finally {
+            await db.close()
+          }
+        } else {
+          result = await (await ctx.client()).versions.import(source, options)
+        }
+        progress.stop()
+        ctx.print(result, () =>
+          Object.entries(result as Record<string, unknown>)
+            .map(([key, value]) => `${key.padEnd(22)}${String(value)}\n`)
+            .join(''),
+        )
+      } finally {
+        progress.stop()
+      }
+    },
+  },
+  {
+    name: 'promote',
+    summary: 'make any stored version HEAD (root)',
+    usage: '<hash>',
+    options: dataOption,
+    args: [1, 1],
+    async run([hash], values, ctx) {
+      const data = str(values.data)
+      if (data !== undefined) {
+        const db = await openDataDir(data)
+        try {
+          const moved = await db.promote(hash as string)
+          ctx.print(
+            { status: 'promoted', head: moved.version, previous: moved.previous },
+            () => `HEAD ${moved.version}\n`,
+          )
+        } finally {
+          await db.close()
+        }
+        return
+      }
+      const result = await (await ctx.client()).versions.promote(hash as string)
+      ctx.print(result, () => `HEAD ${result.head}\n`)
+    },
+  },
+  {
+    name: 'verify',
+    summary: "check every object and chunk of a stopped server's data directory",
+    usage: '',
+    details: 'Offline only: svcdb verify --data DIR. Exits 1 when anything is missing or corrupt.',
+    options: dataOption,
+    args: [0, 0],
+    async run(_p, values: OptionValues, ctx) {
+      const data = str(values.data)
+      if (data === undefined) throw usageError('verify reads a data directory: give --data DIR')
+      const db = await openDataDir(data)
+      try {
+        const report = await db.verify()
+        ctx.print(report, () =>
+          report.ok
+            ? `ok: ${report.checked} objects and chunks checked\n`
+            : [...report.missing, ...report.corrupt].map((p) => `${JSON.stringify(p)}\n`).join('') +
+              `${report.missing.length} missing, ${report.corrupt.length} corrupt\n`,
+        )
+        return report.ok ? undefined : 1
+      } finally {
+        await db.close()
+      }
+    },
+  },
+]
