@@ -3,5 +3,7 @@ import { workspaceAlias } from '../../vitest.shared.js'
 
 export default defineProject({
   resolve: { alias: workspaceAlias },
-  test: { name: 'sessions-app' },
+  // Every end-to-end file imports the whole svcdb server; sharing the module cache between
+  // files of a worker halves the run. The files share no state (each starts its own server).
+  test: { name: 'sessions-app', isolate: false },
 })

@@ -5,7 +5,15 @@ it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "SESSIONS_APP_ROUTES",
+      "SessionsAppError",
+      "createSessionsApp",
+      "dispatchRecordSchema",
+      "isSessionId",
+      "isSessionsAppError",
       "sessionEventSchema",
+      "sessionIdSchema",
+      "sessionInputSchema",
+      "sessionSchema",
     ]
   `)
 })

@@ -13,8 +13,12 @@ export const sessionEventSchema = v.strictObject({
 /** An event of the session stream. */
 export type SessionEvent = v.InferOutput<typeof sessionEventSchema>
 
-/** The application's routes (spec "Application-level stream routes"). */
+/**
+ * The application's routes: the four of the spec ("Application-level stream routes") and
+ * `sessionSubmit`, which the spec leaves to the application.
+ */
 export const SESSIONS_APP_ROUTES = {
+  sessionSubmit: '/api/v1/sessions',
   sessionEvents: '/api/v1/sessions/events',
   channelEvents: '/api/v1/channels/events',
   channelSend: '/api/v1/channels/send',
