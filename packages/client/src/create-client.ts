@@ -55,7 +55,8 @@ export interface Client {
 /**
  * Creates a client. Every call takes an `AbortSignal`, and every failure is a `ClientError`
  * (`status`, `code`, `message`, `details`); `NETWORK_ERROR` and `ABORTED` tell a lost
- * connection and a cancelled call from the server's answers.
+ * connection and a cancelled call from the server's answers. A `baseUrl` that is not an http(s)
+ * URL throws `TypeError` at once, and `retries` that is not a non-negative integer `RangeError`.
  *
  * @example
  * const client = createClient({ baseUrl: 'http://127.0.0.1:6830', apiKey: process.env.SVCDB_API_KEY })

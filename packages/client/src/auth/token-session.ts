@@ -26,7 +26,8 @@ const RENEW_MIN_MS = 60_000
  * The access token of a client. It is fetched on first use, renewed before it expires, and
  * renewed by one request however many calls need it at once. A refresh token is dropped the
  * moment it is sent, so a rotated-away token is never presented twice (the server would
- * revoke the whole family). When refreshing fails, the API key (if any) is exchanged again.
+ * revoke the whole family). When refreshing fails, the API key (if any) is exchanged again;
+ * without one, the current token is kept until the server refuses it.
  */
 export class TokenSession {
   private accessToken: string | undefined
@@ -94,10 +95,9 @@ export class TokenSession {
     }
     if (grant === undefined) {
       const apiKey = this.credentials.apiKey
-      if (apiKey === undefined) {
-        this.accessToken = undefined
-        return undefined
-      }
+      // Nothing left to renew with: keep the current token, which may well be valid until it
+      // expires (a renewal starts early); the server answers 401 once it is not.
+      if (apiKey === undefined) return this.accessToken
       grant = await this.endpoints.exchange(apiKey)
     }
     const lifetime = grant.expires_in * 1000

@@ -5,6 +5,11 @@ export function abortError(signal: AbortSignal): ClientError {
   return new ClientError('ABORTED', 'the call was aborted', { status: 0, cause: signal.reason })
 }
 
+/** Throws `ABORTED` when `signal` has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw abortError(signal)
+}
+
 /** Resolves after `ms`, or rejects with `ABORTED` as soon as `signal` fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

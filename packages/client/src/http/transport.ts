@@ -1,10 +1,11 @@
 import type { AnySchema, RouteDef, TokenGrantView } from '@svcdb/contract'
-import { routes, tokenGrantSchema } from '@svcdb/contract'
+import { routes } from '@svcdb/contract'
 import * as v from 'valibot'
 import type { SessionCredentials } from '../auth/token-session'
 import { TokenSession } from '../auth/token-session'
 import { ClientError, clientErrorFromBody } from '../errors'
-import { abortError, sleep } from './abort'
+import { abortError, sleep, throwIfAborted } from './abort'
+import { readBody } from './read-body'
 import { routeUrl } from './route-url'
 import type { QueryValue } from './route-url'
 
@@ -50,10 +51,17 @@ export class Transport {
   private readonly fetchImpl: typeof fetch
   private readonly retries: number
 
+  /** Throws `TypeError` for a `baseUrl` that is not an http(s) URL, `RangeError` for bad `retries`. */
   constructor(options: TransportOptions) {
+    // Misuse fails here, not later as a NETWORK_ERROR retried with backoff.
+    if (!isHttpUrl(options.baseUrl))
+      throw new TypeError(`baseUrl must be an http or https URL, got ${String(options.baseUrl)}`)
+    const retries = options.retries ?? 2
+    if (!Number.isSafeInteger(retries) || retries < 0)
+      throw new RangeError(`retries must be a non-negative integer, got ${retries}`)
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
-    this.retries = options.retries ?? 2
+    this.retries = retries
     this.session = new TokenSession(
       options,
       {
@@ -72,6 +80,8 @@ export class Transport {
     let renewed = false
     for (let attempt = 0; ; attempt++) {
       const token = needsToken ? await this.session.token(input.signal) : undefined
+      // A custom fetch need not check the signal; a cancelled call must send nothing.
+      throwIfAborted(input.signal)
       let response: Response
       try {
         response = await this.fetchImpl(url, this.init(route, input, token))
@@ -94,21 +104,30 @@ export class Transport {
           continue
         }
       }
-      throw clientErrorFromBody(response.status, await response.text().catch(() => ''))
+      // An error answer cut short is still that status's error, unless the caller gave up.
+      const text = await response.text().catch(() => {
+        if (input.signal?.aborted === true) throw abortError(input.signal)
+        return ''
+      })
+      throw clientErrorFromBody(response.status, text)
     }
   }
 
   /** Calls `route` and returns its JSON answer, checked against the route's response schema. */
   async json<R extends RouteDef>(route: R, input: CallInput = {}): Promise<ResponseOf<R>> {
     const response = await this.send(route, input)
-    return this.parse(route, response) as Promise<ResponseOf<R>>
+    return this.parse(route, response, input.signal) as Promise<ResponseOf<R>>
   }
 
-  /** Parses an answer with the route's schema (`INVALID_RESPONSE` when it does not fit). */
-  async parse(route: RouteDef, response: Response): Promise<unknown> {
+  /**
+   * Reads a JSON answer and checks it with the route's schema (`INVALID_RESPONSE` when it does
+   * not fit; `ABORTED` or `NETWORK_ERROR` when the body does not arrive).
+   */
+  async parse(route: RouteDef, response: Response, signal?: AbortSignal): Promise<unknown> {
+    const text = await readBody(response, (r) => r.text(), signal)
     let body: unknown
     try {
-      body = await response.json()
+      body = JSON.parse(text)
     } catch (err) {
       throw new ClientError('INVALID_RESPONSE', `${route.id}: the answer is not JSON`, {
         status: response.status,
@@ -143,13 +162,17 @@ export class Transport {
   }
 
   private async grant(route: RouteDef, json: unknown): Promise<TokenGrantView> {
-    const response = await this.send(route, { json })
-    const body = await response.json().catch(() => undefined)
-    const result = v.safeParse(tokenGrantSchema, body)
-    if (!result.success)
-      throw new ClientError('INVALID_RESPONSE', `${route.id}: not a token grant`, {
-        status: response.status,
-      })
-    return result.output
+    // Both token routes answer a token grant, which `parse` checks.
+    return (await this.parse(route, await this.send(route, { json }))) as TokenGrantView
+  }
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false
+  try {
+    const { protocol } = new URL(value)
+    return protocol === 'http:' || protocol === 'https:'
+  } catch {
+    return false
   }
 }

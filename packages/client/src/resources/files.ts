@@ -1,6 +1,8 @@
 import { entryViewSchema, routes } from '@svcdb/contract'
 import * as v from 'valibot'
 import type { EntryView } from '@svcdb/contract'
+import { ClientError } from '../errors'
+import { readBody } from '../http/read-body'
 import type { CallOptions } from '../http/route-types'
 import type { ResponseOf, Transport } from '../http/transport'
 import { dedupUpload } from '../uploads/dedup-upload'
@@ -161,7 +163,7 @@ export function filesApi(t: Transport): FilesApi {
       },
       signal: options.signal,
     })
-    const body = (await t.parse(routes.filesRead, response)) as ListingPage
+    const body = (await t.parse(routes.filesRead, response, options.signal)) as ListingPage
     if (!Array.isArray(body.items)) throw new TypeError(`${path} is not a directory`)
     return body
   }
@@ -197,7 +199,7 @@ export function filesApi(t: Transport): FilesApi {
       query: selector(options),
       signal: options.signal,
     })
-    return new Uint8Array(await response.arrayBuffer())
+    return new Uint8Array(await readBody(response, (r) => r.arrayBuffer(), options.signal))
   }
 
   return {
@@ -226,7 +228,15 @@ export function filesApi(t: Transport): FilesApi {
         query: { ...selector(options), stat: true, nofollow: options.nofollow },
         signal: options.signal,
       })
-      return v.parse(entryViewSchema, await response.json())
+      const result = v.safeParse(
+        entryViewSchema,
+        await t.parse(routes.filesRead, response, options.signal),
+      )
+      if (!result.success)
+        throw new ClientError('INVALID_RESPONSE', `${path}: the answer is not an entry`, {
+          status: response.status,
+        })
+      return result.output
     },
     async *list(path, options = {}) {
       let after: string | undefined

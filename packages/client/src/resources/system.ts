@@ -1,4 +1,5 @@
 import { routes } from '@svcdb/contract'
+import { readBody } from '../http/read-body'
 import type { BodyOf, CallOptions } from '../http/route-types'
 import type { ResponseOf, Transport } from '../http/transport'
 
@@ -57,7 +58,8 @@ export function systemApi(t: Transport): SystemApi {
   return {
     health: (o = {}) => t.json(routes.systemHealth, { signal: o.signal }),
     stats: (o = {}) => t.json(routes.systemStats, { signal: o.signal }),
-    metrics: async (o = {}) => (await t.send(routes.systemMetrics, { signal: o.signal })).text(),
+    metrics: async (o = {}) =>
+      readBody(await t.send(routes.systemMetrics, { signal: o.signal }), (r) => r.text(), o.signal),
     gc: (o = {}) =>
       t.json(routes.systemGc, { query: { dry_run: o.dryRun === true }, signal: o.signal }),
   }
