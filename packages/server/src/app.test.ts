@@ -211,6 +211,33 @@ describe('mountRoutes', () => {
     })
   })
 
+  it('refuses a JSON array where an object body is declared, even an all-optional one', async () => {
+    const route = defineRoute({
+      id: 't.object',
+      method: 'POST',
+      path: '/t/object',
+      auth: 'none',
+      request: {
+        body: v.optional(
+          v.pipe(
+            v.strictObject({ label: v.optional(v.string()) }),
+            v.check(() => true),
+          ),
+          {},
+        ),
+      },
+    })
+    const app = appWith([route], asUser)
+    // This harness answers every error with 500; the code is what is checked here.
+    const res = await app.request('/t/object', { method: 'POST', body: '[]' })
+    const body = (await res.json()) as { error: { code: string; details: { path: string }[] } }
+    expect(body.error.code).toBe('VALIDATION_FAILED')
+    expect(body.error.details).toEqual([
+      { path: 'body', message: 'must be a JSON object, not an array' },
+    ])
+    expect((await app.request('/t/object', { method: 'POST', body: '{}' })).status).toBe(200)
+  })
+
   it('answers malformed JSON with BAD_REQUEST and an oversized body with PAYLOAD_TOO_LARGE', async () => {
     const route = defineRoute({
       id: 't.json',

@@ -60,7 +60,13 @@ export class Transport {
     if (!Number.isSafeInteger(retries) || retries < 0)
       throw new RangeError(`retries must be a non-negative integer, got ${retries}`)
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
-    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+    // Called as a plain function: a browser's `window.fetch` throws "Illegal invocation"
+    // when called as a method of anything but the window.
+    const custom = options.fetch
+    this.fetchImpl =
+      custom === undefined
+        ? (input, init) => globalThis.fetch(input, init)
+        : (input, init) => custom(input, init)
     this.retries = retries
     this.session = new TokenSession(
       options,

@@ -20,10 +20,15 @@ export async function validateInput(
   const issues: ValidationIssue[] = []
   const params = await check('params', request.params, c.req.param(), issues)
   const query = await check('query', request.query, c.req.query(), issues)
-  const body =
-    request.body === undefined
-      ? undefined
-      : await check('body', request.body, await readJson(c), issues)
+  let body: unknown
+  if (request.body !== undefined) {
+    const json = await readJson(c)
+    // valibot's object schemas take arrays for objects (an array is an object); a JSON array
+    // is never what an object body means.
+    if (Array.isArray(json) && OBJECT_SCHEMAS.has(innermostType(request.body)))
+      issues.push({ path: 'body', message: 'must be a JSON object, not an array' })
+    else body = await check('body', request.body, json, issues)
+  }
   if (issues.length > 0) {
     throw new ServerError(
       'VALIDATION_FAILED',
@@ -34,6 +39,21 @@ export async function validateInput(
     )
   }
   return { params, query, body }
+}
+
+const OBJECT_SCHEMAS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest'])
+
+/** The type of a schema, looking through `optional`, `nullable` and `pipe` wrappers. */
+function innermostType(schema: AnySchema): string {
+  let current = schema as { type: string; wrapped?: AnySchema; pipe?: readonly AnySchema[] }
+  for (;;) {
+    if (current.wrapped !== undefined) current = current.wrapped as typeof current
+    else if (current.type === 'pipe' || (current.pipe !== undefined && current.pipe.length > 0)) {
+      const first = current.pipe?.[0] as typeof current | undefined
+      if (first === undefined || first === current) return current.type
+      current = first
+    } else return current.type
+  }
 }
 
 async function check(

@@ -4,6 +4,7 @@ import type { Database, TreeView, Workspace } from '@svcdb/engine'
 import { isEngineError, normalizePath } from '@svcdb/engine'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { ServerError } from '../../errors/server-error'
 import type { AppEnv } from '../../routing/app-env'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
@@ -59,10 +60,15 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
       const path = normalizePath(rawFilePath(c, '/files/'))
       const access = await accessOf(c, auth)
       const target = workspace(db, query.fork)
-      allow(access, path, (await exists(target, path)) ? 'update' : 'create')
+      const ifNoneMatch = c.req.header('if-none-match')
+      const present = await exists(target, path)
+      // A create-only write to a path the caller can see fails its precondition whatever the
+      // caller's update right; one it cannot see stays a 404 (nothing is revealed).
+      if (present && ifNoneMatch?.trim() === '*' && access.allows(path, 'read'))
+        throw new ServerError('PRECONDITION_FAILED', `${path} already exists`)
+      allow(access, path, present ? 'update' : 'create')
       const upload = await typedUpload(requestBody(c), c.req.header('content-type'))
       const ifMatch = c.req.header('if-match')
-      const ifNoneMatch = c.req.header('if-none-match')
       const written = await target.writeFile(path, upload.data, {
         contentType: upload.contentType,
         signal: c.req.raw.signal,

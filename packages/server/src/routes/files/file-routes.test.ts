@@ -283,6 +283,28 @@ describe('files API', () => {
     const scoped = as((await auth.exchangeApiKey(key.key)).token)
     expect(await (await scoped('/files/docs/public/a.txt')).text()).toBe('a')
     expect(await errorCode(await scoped('/files/docs/secret/b.txt'), 404)).toBe('NOT_FOUND')
+    // Create-only over a file the key can read: 412, though the key may not update it.
+    expect(
+      await errorCode(
+        await scoped('/files/docs/public/a.txt', {
+          method: 'PUT',
+          body: 'x',
+          headers: { 'if-none-match': '*' },
+        }),
+        412,
+      ),
+    ).toBe('PRECONDITION_FAILED')
+    // …but over one it cannot see, still 404: nothing is revealed.
+    expect(
+      await errorCode(
+        await scoped('/files/other.txt', {
+          method: 'PUT',
+          body: 'x',
+          headers: { 'if-none-match': '*' },
+        }),
+        404,
+      ),
+    ).toBe('NOT_FOUND')
     expect(await errorCode(await scoped('/files/other.txt'), 404)).toBe('NOT_FOUND')
     expect(
       await errorCode(
