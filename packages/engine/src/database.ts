@@ -21,6 +21,8 @@ import type { GcOptions, GcResult } from './gc/collect-garbage'
 import { createHasher } from './hashing/create-hasher'
 import type { HashAlgorithm } from './hashing/hasher'
 import { diffEntries } from './changes/entry-diff'
+import { buildIndexes } from './indexes/build-indexes'
+import type { ReindexOptions, ReindexResult } from './indexes/build-indexes'
 import type { EntryDifference } from './changes/entry-diff'
 import { parseHash } from './internal/hex'
 import { ObjectStore, WriteSet } from './objects/object-store'
@@ -197,6 +199,15 @@ export class Database extends Workspace {
   }
 
   /**
+   * Builds HEAD's query indexes of the directory at `path` from its
+   * `.svcdb/indexes.json` (DESIGN §3.8); writes keep them current afterwards. Reports
+   * progress, stops at `signal` (recording nothing), and does nothing when they are built.
+   */
+  async reindex(path: string, options: ReindexOptions = {}): Promise<ReindexResult> {
+    return buildIndexes(this.core, path, options)
+  }
+
+  /**
    * The entries that differ between two versions (each a snapshot name or a hex hash; `to`
    * defaults to HEAD), in path order: entries added or changed are `created`, removed ones
    * `deleted`, each reported at the highest path where it shows. Unchanged subtrees are
@@ -359,5 +370,7 @@ async function openCore({ meta, chunks }: Storage, options: DatabaseOptions): Pr
   const head = state.refs.get(HEAD)
   if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
   const headTotals = pageTotals(await rootPage(objects, head))
-  return new EngineCore({ meta, chunks, objects, state, format, clock, headTotals })
+  let indexesInUse = false
+  for await (const _key of meta.keys('idx', { limit: 1 })) indexesInUse = true
+  return new EngineCore({ meta, chunks, objects, state, format, clock, headTotals, indexesInUse })
 }

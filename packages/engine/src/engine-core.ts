@@ -6,6 +6,8 @@ import type { DatabaseState, FormatRecord } from './database-state'
 import { EngineError } from './errors'
 import { GcFence } from './gc/gc-fence'
 import type { MetaStore } from './meta/meta-store'
+import { maintainIndexes } from './indexes/index-maintenance'
+import { runQuery } from './indexes/query/run-query'
 import type { ObjectStore } from './objects/object-store'
 import { pageTotals } from './objects/tree-objects'
 import type { DirPage, Totals } from './objects/tree-objects'
@@ -28,6 +30,8 @@ export interface CoreParts {
   format: FormatRecord
   clock: Clock
   headTotals: Totals
+  /** True when any directory version has query indexes built (then writes maintain them). */
+  indexesInUse: boolean
 }
 
 /**
@@ -60,6 +64,8 @@ export class EngineCore {
   private onQuiet: (() => void) | undefined
   /** Bytes the latest garbage collection reclaimed. */
   gcLastReclaimedBytes = 0
+  /** Set once any query index is built: until then writes skip index maintenance. */
+  indexesInUse: boolean
   private closed = false
 
   constructor(parts: CoreParts) {
@@ -70,6 +76,7 @@ export class EngineCore {
     this.format = parts.format
     this.clock = parts.clock
     this.headTotals = parts.headTotals
+    this.indexesInUse = parts.indexesInUse
     const now = () => parts.clock.now()
     this.meters = new DatabaseMeters(now)
     this.view = {
@@ -77,6 +84,16 @@ export class EngineCore {
       chunks: parts.chunks,
       assertOpen: () => this.assertOpen(),
       onRead: (bytes, ms) => this.meters.read(bytes, ms),
+      query: async (root, options) => {
+        const started = performance.now()
+        const result = await runQuery(
+          { objects: parts.objects, chunks: parts.chunks, meta: parts.meta },
+          root,
+          options,
+        )
+        this.meters.latency.query.record(performance.now() - started)
+        return result
+      },
     }
     this.committer = new Committer({
       meta: parts.meta,
@@ -92,6 +109,11 @@ export class EngineCore {
         this.feed.emit(changes)
       },
       onFlush: (ms) => this.meters.latency.flush.record(ms),
+      derive: async (objects, from, to) => {
+        if (!this.indexesInUse) return { ops: [], roots: [] }
+        return maintainIndexes({ objects, chunks: this.chunks, meta: this.meta }, from, to)
+      },
+      onDerived: (roots) => this.gcWatch?.push(...roots),
     })
   }
 

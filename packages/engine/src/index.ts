@@ -69,3 +69,21 @@ export type { ChangeResult, WriteResult } from './workspace'
 export { MAX_CONTENT_TYPE_BYTES, MAX_METADATA_BYTES } from './write/mutations'
 export type { WriteFileOptions } from './write/mutations'
 export type { WriteData } from './write/write-data'
+export {
+  INDEX_CONFIG_PATH,
+  MAX_INDEX_CONFIG_BYTES,
+  parseIndexConfig,
+  VIRTUAL_FIELDS,
+} from './indexes/index-config'
+export type { IndexConfig, IndexDefinition, IndexType, VirtualField } from './indexes/index-config'
+export type { ReindexOptions, ReindexProgress, ReindexResult } from './indexes/build-indexes'
+export { QUERY_OPERATORS } from './indexes/query/query-types'
+export type {
+  Comparison,
+  Condition,
+  OrderBy,
+  QueryItem,
+  QueryOperator,
+  QueryOptions,
+  QueryResult,
+} from './indexes/query/query-types'

@@ -1,7 +1,9 @@
+import { checkedConfigData, isIndexConfigPath } from './indexes/checked-config-data'
+import type { QueryOptions, QueryResult } from './indexes/query/query-types'
 import type { Mutation } from './commit/committer'
 import type { EngineCore } from './engine-core'
 import type { Entry } from './entry'
-import { toHex } from './internal/hex'
+import { parseHash, toHex } from './internal/hex'
 import { normalizePath } from './path/db-path'
 import type { TreeView } from './read/tree-view'
 import type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
@@ -70,6 +72,11 @@ export class Workspace {
     return this.current().stat(path, options)
   }
 
+  /** Queries a directory's documents in this workspace's latest version (see {@link TreeView.query}). */
+  async query(options: QueryOptions): Promise<QueryResult> {
+    return this.current().query(options)
+  }
+
   async readFile(path: string): Promise<Uint8Array> {
     return this.current().readFile(path)
   }
@@ -101,6 +108,7 @@ export class Workspace {
     // Checked before any byte is ingested; the mutation checks again.
     checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
     const started = performance.now()
+    if (isIndexConfigPath(target)) data = await checkedConfigData(data)
     await core.enterWrite()
     const lease = core.fence.lease()
     try {
@@ -152,6 +160,13 @@ export class Workspace {
     core.assertOpen()
     const target = normalizePath(path)
     checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
+    // Configurations are small: check one by writing it through the checked path.
+    if (isIndexConfigPath(target)) {
+      const bytes = async function* () {
+        for (const ref of chunks) yield await core.chunks.read(parseHash(ref.hash))
+      }
+      return this.writeFile(path, bytes(), options)
+    }
     const lease = core.fence.lease()
     try {
       const content = await contentFromChunks(core, chunks, lease, options.contentHash)

@@ -88,6 +88,18 @@ export interface CommitterDeps {
   onCommitted(moves: readonly RefMove[], tally: Tally, changes: readonly DatabaseChange[]): void
   /** Measures the durable part of a group (pack sync + synced batch), in ms. */
   onFlush?(ms: number): void
+  /**
+   * Derived data to update with a ref's move from `from` to `to` (query indexes): extra ops
+   * for the same batch. Best effort: a failure leaves the derived data unbuilt, never fails
+   * the writes.
+   */
+  derive?(
+    objects: WriteSet,
+    from: Uint8Array,
+    to: Uint8Array,
+  ): Promise<{ ops: MetaOp[]; roots: Uint8Array[] }>
+  /** Called after a group is durable with the roots of the derived data it wrote (for GC). */
+  onDerived?(roots: readonly Uint8Array[]): void
 }
 
 interface Pending {
@@ -156,6 +168,34 @@ export class Committer {
     }
   }
 
+  /** Derived ops for each ref the group moved, from its first root to its last. */
+  private async derived(
+    objects: WriteSet,
+    moves: readonly RefMove[],
+  ): Promise<{ ops: MetaOp[]; roots: Uint8Array[] }> {
+    const spans = new Map<string, { from: Uint8Array | null; to: Uint8Array | null }>()
+    for (const move of moves) {
+      const span = spans.get(move.ref)
+      if (span === undefined) spans.set(move.ref, { from: move.from, to: move.to })
+      else span.to = move.to
+    }
+    const ops: MetaOp[] = []
+    const roots: Uint8Array[] = []
+    const derive = this.deps.derive as NonNullable<CommitterDeps['derive']>
+    for (const { from, to } of spans.values()) {
+      if (from === null || to === null) continue
+      const mark = objects.mark()
+      try {
+        const outcome = await derive(objects, from, to)
+        ops.push(...outcome.ops)
+        roots.push(...outcome.roots)
+      } catch {
+        objects.rollback(mark)
+      }
+    }
+    return { ops, roots }
+  }
+
   private async commitGroup(group: Pending[]): Promise<void> {
     const { deps } = this
     const objects = new WriteSet(deps.objects)
@@ -204,6 +244,8 @@ export class Committer {
       }
     }
     if (done.length === 0) return
+    const derived = deps.derive === undefined ? undefined : await this.derived(objects, moves)
+    if (derived !== undefined) ops.push(...derived.ops)
     try {
       const started = performance.now()
       const chunkOps = await deps.chunks.flush()
@@ -224,6 +266,7 @@ export class Committer {
     deps.chunks.committed()
     deps.objects.adopt(objects.entries())
     deps.onCommitted(moves, tally, changes)
+    if (derived !== undefined && derived.roots.length > 0) deps.onDerived?.(derived.roots)
     for (const { pending, result } of done) pending.resolve(result)
   }
 }

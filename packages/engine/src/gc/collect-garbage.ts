@@ -1,4 +1,5 @@
 import type { CompactReport } from '../chunks/chunk-store'
+import { dirHashOfRecordKey } from '../indexes/index-store'
 import { jsonValue, readVersionLog } from '../database-state'
 import type { EngineCore } from '../engine-core'
 import { EngineError, throwIfAborted } from '../errors'
@@ -77,9 +78,11 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
       await onProgress?.(progress)
     }
     await marker.mark(roots)
+    await markIndexes(core, marker)
     const catchUp = async () => {
       await marker.mark((core.gcWatch ?? []).splice(0))
       await marker.markPinned(core.fence.pinnedKeys())
+      await markIndexes(core, marker)
     }
     await catchUp()
     await report({ phase: 'scan', done: 0 })
@@ -107,6 +110,7 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
         )
       }
     }
+    if (!dryRun) await core.committer.exclusive(() => dropDeadIndexes(core, marker))
     const compaction = dryRun ? null : await compact(core, options)
     const reclaimedBytes = garbage.reduce((sum, c) => sum + c.storedBytes, 0)
     if (!dryRun) core.gcLastReclaimedBytes = reclaimedBytes + (compaction?.reclaimedBytes ?? 0)
@@ -122,6 +126,31 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
   } finally {
     core.gcWatch = undefined
   }
+}
+
+/**
+ * Marks the query indexes of every live directory version (DESIGN §3.8): an index record
+ * lives as long as the directory tree it indexes.
+ */
+async function markIndexes(core: EngineCore, marker: Marker): Promise<void> {
+  const roots: Uint8Array[] = []
+  for await (const [key, value] of core.meta.iterate('idx')) {
+    if (!marker.marked.has(dirHashOfRecordKey(key))) continue
+    for (let at = 0; at + 32 <= value.length; at += 32) {
+      const root = value.slice(at, at + 32)
+      if (!marker.marked.has(root)) roots.push(root)
+    }
+  }
+  await marker.mark(roots)
+}
+
+/** Deletes the index records of directory versions no longer live; runs between groups. */
+async function dropDeadIndexes(core: EngineCore, marker: Marker): Promise<void> {
+  await marker.mark((core.gcWatch ?? []).splice(0))
+  const ops: MetaOp[] = []
+  for await (const key of core.meta.keys('idx'))
+    if (!marker.marked.has(dirHashOfRecordKey(key))) ops.push({ type: 'del', space: 'idx', key })
+  if (ops.length > 0) await core.meta.batch(ops, { sync: true })
 }
 
 /** Distinct roots of every ref and of the version log window. */

@@ -2,10 +2,10 @@
  * Key spaces of the metadata store (DESIGN §3.1). Binary spaces are keyed by hash bytes;
  * text spaces by strings.
  */
-export const BINARY_SPACES = ['obj', 'chunkidx', 'chunk'] as const
+export const BINARY_SPACES = ['obj', 'chunkidx', 'chunk', 'idx'] as const
 export const TEXT_SPACES = ['ref', 'refinfo', 'meta', 'log', 'sys'] as const
 
-/** A space keyed by hash bytes: tree objects, the chunk index, chunks kept in the level store. */
+/** A space keyed by hash bytes: tree objects, the chunk index, chunks kept in the level store, query indexes of directory versions. */
 export type BinarySpace = (typeof BINARY_SPACES)[number]
 /** A space keyed by strings: refs and their info, engine meta and counters, the version log, other packages' records. */
 export type TextSpace = (typeof TEXT_SPACES)[number]

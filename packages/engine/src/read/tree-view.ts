@@ -1,4 +1,5 @@
 import { minimatch } from 'minimatch'
+import type { QueryOptions, QueryResult } from '../indexes/query/query-types'
 import type { ChunkStore } from '../chunks/chunk-store'
 import type { Entry } from '../entry'
 import { EngineError, isEngineError } from '../errors'
@@ -43,6 +44,8 @@ export interface ViewContext {
   onRead?(bytes: number, ms: number): void
   /** Throws `CLOSED` once the database is closed. */
   assertOpen(): void
+  /** Answers a query over the version whose root is `root`; records its latency. */
+  query(root: Uint8Array, options: QueryOptions): Promise<QueryResult>
 }
 
 /**
@@ -58,6 +61,19 @@ export class TreeView {
     protected readonly root: Uint8Array,
   ) {
     this.version = toHex(root)
+  }
+
+  /**
+   * Queries the documents of a directory in this version (DESIGN §3.8): conditions on JSON
+   * fields and virtual fields, an order, pages of at most `limit` with a `next` cursor. An
+   * index drives it when one fits; otherwise it reads every document (`plan: 'scan'`).
+   *
+   * @example
+   * const page = await db.query({ path: '/orders', where: { field: '/status', op: 'eq', value: 'open' } })
+   */
+  query(options: QueryOptions): Promise<QueryResult> {
+    this.context.assertOpen()
+    return this.context.query(this.root, options)
   }
 
   /** Describes the entry at `path`, following symlinks unless `follow: false`. */

@@ -142,6 +142,8 @@ export async function editDirectory(
   root: DirPage,
   edits: ReadonlyMap<string, DirEntry | null>,
 ): Promise<Uint8Array> {
+  // Nothing to change: the same page, hence the same hash (the rewrite would empty it).
+  if (edits.size === 0) return objects.put(root)
   let levelEdits: Edit[] = [...edits.entries()].sort((a, b) =>
     a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0,
   )

@@ -1,0 +1,163 @@
+import type { EngineCore } from '../engine-core'
+import { EngineError, throwIfAborted } from '../errors'
+import { toHex } from '../internal/hex'
+import { WriteSet } from '../objects/object-store'
+import type { DirEntry } from '../objects/tree-objects'
+import { normalizePath, RESERVED_NAME } from '../path/db-path'
+import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
+import { buildDirectory } from '../tree/prolly/prolly-write'
+import { HEAD } from '../versions/ref-names'
+import { directoryAt } from './directory-at'
+import { childPath, documentScope, relativeTo } from './document-scope'
+import type { DocumentScope } from './document-scope'
+import { findIndexConfig } from './find-config'
+import type { FoundConfig } from './find-config'
+import { documentKeys, indexEntry, needsJson, readDocument } from './index-documents'
+import { indexRecordKey, readIndexRoots, writeIndexRoots } from './index-store'
+import { maintainIndexes } from './index-maintenance'
+
+/** Progress of a reindex: documents read of the files under the directory. */
+export interface ReindexProgress {
+  done: number
+  total: number
+}
+
+/** Options of `db.reindex`. */
+export interface ReindexOptions {
+  signal?: AbortSignal
+  onProgress?: (progress: ReindexProgress) => void | Promise<void>
+}
+
+/** What a reindex did. */
+export interface ReindexResult {
+  path: string
+  /** Documents in the indexes. */
+  documents: number
+  /** False when HEAD's indexes of the directory were already built. */
+  built: boolean
+  durationMs: number
+}
+
+/** The config of the directory at `path` of `root`, or a clear error. */
+export async function requireConfig(
+  core: EngineCore,
+  root: Uint8Array,
+  path: string,
+): Promise<{ dirHash: Uint8Array; found: FoundConfig }> {
+  const dirHash = await directoryAt(core.objects, root, path)
+  if (dirHash === undefined)
+    throw new EngineError('NOT_FOUND', `${path} is not a directory`, { path })
+  const found = await findIndexConfig(core.objects, core.chunks, dirHash)
+  if (found === undefined)
+    throw new EngineError('NOT_FOUND', `${path} has no index configuration (.svcdb/indexes.json)`, {
+      path,
+    })
+  if ('error' in found) throw found.error
+  return { dirHash, found }
+}
+
+/**
+ * Builds HEAD's indexes of the directory at `path` from its documents (DESIGN §3.8), then
+ * records them in commit order, carried forward over any write made meanwhile. Later writes
+ * keep them up to date. Cancellable through `signal`; nothing is recorded when cancelled.
+ */
+export async function buildIndexes(
+  core: EngineCore,
+  path: string,
+  options: ReindexOptions = {},
+): Promise<ReindexResult> {
+  core.assertOpen()
+  const started = performance.now()
+  const dir = normalizePath(path)
+  const { dirHash, found } = await requireConfig(core, core.rootOf(HEAD), dir)
+  const existing = await readIndexRoots(core.meta, dirHash, found.hash)
+  if (existing !== undefined) {
+    const documents = (await collect(core, dir, dirHash, found, options, true)).documents
+    return {
+      path: dir,
+      documents,
+      built: false,
+      durationMs: Math.round(performance.now() - started),
+    }
+  }
+  const { entries, documents } = await collect(core, dir, dirHash, found, options, false)
+  throwIfAborted(options.signal, 'the reindex')
+  const built = new WriteSet(core.objects)
+  const roots = entries.map((list) => buildDirectory(built, list))
+  core.indexesInUse = true
+  await core.submit({
+    async apply({ rootOf, objects }) {
+      for (const { object } of built.entries()) objects.put(object)
+      const ops = [writeIndexRoots(dirHash, found.hash, roots)]
+      const current = await directoryAt(objects, rootOf(HEAD) as Uint8Array, dir)
+      // Writes committed while building: carry the new indexes over them, in this batch.
+      if (current !== undefined && toHex(current) !== toHex(dirHash)) {
+        const pending = new Map([[toHex(indexRecordKey(dirHash, found.hash)), roots]])
+        const carried = await maintainIndexes(
+          { objects, chunks: core.chunks, meta: core.meta, pending },
+          dirHash,
+          current,
+          dir,
+        )
+        ops.push(...carried.ops)
+      }
+      return { ops, result: undefined }
+    },
+  })
+  core.gcWatch?.push(...roots)
+  return { path: dir, documents, built: true, durationMs: Math.round(performance.now() - started) }
+}
+
+/** Reads every document of the directory and gathers each index's entries. */
+async function collect(
+  core: EngineCore,
+  dir: string,
+  dirHash: Uint8Array,
+  found: FoundConfig,
+  options: ReindexOptions,
+  countOnly: boolean,
+): Promise<{ entries: DirEntry[][]; documents: number }> {
+  const scope = documentScope(found.config)
+  const json = needsJson(found.config)
+  const entries: DirEntry[][] = found.config.indexes.map(() => [])
+  const rootPage = await loadPage(core.objects, dirHash)
+  const total =
+    rootPage.type === 'leaf'
+      ? rootPage.entries.length
+      : rootPage.items.reduce((n, i) => n + (scope.nested ? i.files : i.entries), 0)
+  let documents = 0
+  let seen = 0
+  for await (const [path, entry] of documentFiles(core, dirHash, dir, dir, scope)) {
+    if (++seen % 256 === 0) {
+      throwIfAborted(options.signal, 'the reindex')
+      await options.onProgress?.({ done: seen, total: Math.max(total, seen) })
+    }
+    documents++
+    if (countOnly) continue
+    const document = await readDocument(core.objects, core.chunks, entry, path, json)
+    documentKeys(found.config, document, relativeTo(dir, path)).forEach((key, i) => {
+      if (key !== undefined) (entries[i] as DirEntry[]).push(indexEntry(key, entry))
+    })
+  }
+  await options.onProgress?.({ done: seen, total: Math.max(total, seen) })
+  return { entries, documents }
+}
+
+/** Every document file below a directory, in tree order. */
+async function* documentFiles(
+  core: EngineCore,
+  hash: Uint8Array,
+  path: string,
+  base: string,
+  scope: DocumentScope,
+): AsyncGenerator<[string, DirEntry]> {
+  for await (const entry of iterateEntries(core.objects, await loadPage(core.objects, hash))) {
+    if (entry.name === RESERVED_NAME) continue
+    const child = childPath(path, entry.name)
+    if (entry.kind === 'file') {
+      if (scope.includes(relativeTo(base, child))) yield [child, entry]
+    } else if (entry.kind === 'directory' && scope.nested) {
+      yield* documentFiles(core, entry.hash, child, base, scope)
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/** Comparison operators of a query condition (DESIGN §3.8). */
+export const QUERY_OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'prefix',
+  'contains',
+  'exists',
+] as const
+
+/** A comparison operator. */
+export type QueryOperator = (typeof QUERY_OPERATORS)[number]
+
+/** One comparison: a field (JSON pointer or virtual field), an operator and a value. */
+export interface Comparison {
+  field: string
+  op: QueryOperator
+  /** The operand; an array for `in`; for `exists`, `true` (default) or `false`. */
+  value?: unknown
+}
+
+/** A condition: a comparison, or `and`/`or` of conditions, or `not` of one. */
+export type Condition =
+  Comparison | { and: Condition[] } | { or: Condition[] } | { not: Condition | [Condition] }
+
+/** How results are ordered: by a field, ascending unless `desc`. */
+export interface OrderBy {
+  field: string
+  direction?: 'asc' | 'desc'
+}
+
+/** A query of the documents of one indexed directory. */
+export interface QueryOptions {
+  /** The directory (it need not have an index configuration: then every query scans). */
+  path: string
+  where?: Condition
+  /**
+   * Default: `@path` ascending (by relative path, in string order). Ordering by a field
+   * keeps only documents that have a value of the field's type.
+   */
+  orderBy?: OrderBy | string
+  /** Items per page: 1 to 1000, default 100. */
+  limit?: number
+  /** The `next` cursor of the previous page. */
+  after?: string
+  signal?: AbortSignal
+  /** Documents for which this answers false are left out (a caller's read permission). */
+  canRead?: (path: string) => boolean
+}
+
+/** A document in a query answer. */
+export interface QueryItem {
+  /** Absolute path. */
+  path: string
+  name: string
+  size: number
+  contentType: string | null
+  createdAt: number
+  updatedAt: number
+  /** Hex content hash. */
+  hash: string
+}
+
+/** A page of answers. */
+export interface QueryResult {
+  items: QueryItem[]
+  /** Present while more answers remain: pass it as `after`. */
+  next?: string
+  /** `index` when an index drove the query, `scan` when every document was read. */
+  plan: 'index' | 'scan'
+}
