@@ -205,3 +205,29 @@ describe('queries', () => {
     expect((await db.query({ path: '/big', orderBy: '/n', limit: 1 })).plan).toBe('index')
   })
 })
+
+describe('indexes and garbage collection', () => {
+  it('keeps the indexes of live versions and drops those of versions gone', async () => {
+    // A short version log: old versions (and the indexes of their directories) become garbage.
+    const kit = await openMemoryDatabase(1_700_000_000_000, { versionLogLimit: 2 })
+    const local = kit.db
+    try {
+      await local.writeFile('/d/.svcdb/indexes.json', config([{ field: '/n', type: 'number' }]))
+      for (let i = 0; i < 20; i++) await local.writeFile(`/d/${i}.json`, JSON.stringify({ n: i }))
+      await local.reindex('/d')
+      for (let i = 0; i < 20; i++)
+        await local.writeFile(`/d/${i}.json`, JSON.stringify({ n: -i - 1 }))
+      expect(await kit.countKeys('idx')).toBe(21)
+      await local.gc()
+      // Only HEAD and the log's two versions remain, and with them their indexes.
+      const left = await kit.countKeys('idx')
+      expect(left).toBeGreaterThan(0)
+      expect(left).toBeLessThanOrEqual(3)
+      const page = await local.query({ path: '/d', orderBy: '/n', limit: 3 })
+      expect(page.plan).toBe('index')
+      expect(page.items.map((i) => i.name)).toEqual(['19.json', '18.json', '17.json'])
+    } finally {
+      await local.close()
+    }
+  })
+})
