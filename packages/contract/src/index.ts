@@ -91,3 +91,5 @@ export {
   unshareBodySchema,
 } from './shares'
 export type { ShareView } from './shares'
+export { QUERY_OPERATORS, queryBodySchema, queryConditionSchema, queryResultSchema } from './query'
+export type { QueryBody, QueryComparison, QueryCondition, QueryResultView } from './query'

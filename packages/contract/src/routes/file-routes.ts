@@ -7,6 +7,7 @@ import {
   readQuerySchema,
   writeResultSchema,
 } from '../files'
+import { queryBodySchema, queryResultSchema } from '../query'
 import { defineRoute } from '../route'
 
 const pathString = v.pipe(v.string(), v.minLength(1), v.maxLength(4096))
@@ -51,6 +52,14 @@ export const fileRoutes = {
     request: { query: forkQuerySchema, body: v.object({ path: pathString }) },
     response: changeResultSchema,
     successStatus: 201,
+  }),
+  filesQuery: defineRoute({
+    id: 'files.query',
+    method: 'POST',
+    path: '/files/query',
+    auth: 'token',
+    request: { body: queryBodySchema },
+    response: queryResultSchema,
   }),
   filesMove: defineRoute({
     id: 'files.move',

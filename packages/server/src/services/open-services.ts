@@ -31,6 +31,7 @@ import type { RouteHandler } from '../routing/route-handler'
 import { registerTaskHandlers } from '../tasks/task-handlers'
 import { SERVER_VERSION } from '../version'
 import { createEngineEventPublisher } from './engine-events'
+import { createIndexConfigWatch } from './index-config-watch'
 import { startWebhooks } from './webhook-wiring'
 
 /** Everything a running server is made of, and how to release it. */
@@ -128,6 +129,13 @@ export async function openServices(
     registerTaskHandlers(scheduler.tasks, { db, dataDir: config.dataDir })
     await scheduler.start()
     cleanups.push(() => scheduler.stop())
+    const watchIndexConfigs = createIndexConfigWatch({
+      bus,
+      tasks: scheduler.tasks,
+      onError: (err) => logger.warn(`reindex not enqueued: ${(err as Error).message}`),
+    })
+    const stopConfigWatch = db.onChange((change) => void watchIndexConfigs(change))
+    cleanups.push(stopConfigWatch)
 
     const disk = createDiskSampler(config.dataDir)
     cleanups.push(() => disk.stop())

@@ -15,7 +15,7 @@ const GC_PHASES = { mark: 0, scan: 0.4, sweep: 0.6, compact: 0.8 } as const
 
 /**
  * Registers the handlers of the built-in task types: `gc` (an online collection, progress by
- * phase), `reindex` (walks the directory; rebuilding query indexes arrives with them) and
+ * phase), `reindex` (builds a directory's query indexes from `.svcdb/indexes.json`) and
  * `backup` (a streamed export of HEAD or a snapshot to a file, keeping the newest `keep`).
  * Must run before the scheduler starts.
  */
@@ -32,15 +32,17 @@ export function registerTaskHandlers(tasks: TaskRunner, ctx: TaskHandlersContext
     })
     return gcView(result)
   })
-  tasks.register('reindex', async ({ args, signal }) => {
-    const entry = await ctx.db.stat(args.path)
-    if (entry.entryType !== 'directory') throw new Error(`${args.path} is not a directory`)
-    let files = 0
-    for await (const _ of ctx.db.list(args.path, { depth: -1 })) {
-      void _
-      if (++files % 1000 === 0) signal.throwIfAborted()
+  tasks.register('reindex', async ({ args, signal, reportProgress }) => {
+    const result = await ctx.db.reindex(args.path, {
+      signal,
+      onProgress: (p) => reportProgress(p.total === 0 ? 0 : Math.min(0.99, p.done / p.total)),
+    })
+    return {
+      path: result.path,
+      documents: result.documents,
+      built: result.built,
+      duration_ms: result.durationMs,
     }
-    return { path: entry.path, files }
   })
   tasks.register('backup', async ({ args, signal }) => {
     const dir =

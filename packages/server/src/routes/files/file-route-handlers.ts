@@ -12,6 +12,7 @@ import { requestBody } from '../versions/request-body'
 import { accessOf, allow } from './file-access'
 import { answerRead } from './file-read'
 import type { ReadQuery } from './file-read'
+import { queryRouteHandler } from './query-route'
 import { rawFilePath } from './raw-path'
 import { typedUpload } from './upload-body'
 
@@ -56,6 +57,7 @@ const json = (c: Context<AppEnv>, body: unknown, status: ContentfulStatusCode) =
 export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
   const { db, auth } = ctx
   return [
+    queryRouteHandler(ctx),
     handleRoute(routes.filesWrite, async (c, { query }) => {
       const path = normalizePath(rawFilePath(c, '/files/'))
       const access = await accessOf(c, auth)

@@ -66,6 +66,10 @@ describe('POST /system/gc', () => {
 describe('tasks', () => {
   it('enqueues gc and reindex tasks that run to completion, lists, gets and cancels', async () => {
     await db.writeFile('/docs/a.txt', 'a')
+    await db.writeFile(
+      '/docs/.svcdb/indexes.json',
+      JSON.stringify({ indexes: [{ field: '@size', type: 'number' }] }),
+    )
     const gc = await app.request('/system/tasks/gc', json({ dry_run: true }))
     expect(gc.status).toBe(200)
     const gcRef = (await gc.json()) as { id: string; task_type: string; status: string }
@@ -84,7 +88,11 @@ describe('tasks', () => {
     const reindex = (await (
       await app.request('/system/tasks/reindex', json({ path: '/docs' }))
     ).json()) as { id: string }
-    expect((await scheduler.tasks.waitFor(reindex.id)).result).toEqual({ path: '/docs', files: 1 })
+    expect((await scheduler.tasks.waitFor(reindex.id)).result).toMatchObject({
+      path: '/docs',
+      documents: 1,
+      built: true,
+    })
     const list = (await (await app.request('/system/tasks')).json()) as { items: unknown[] }
     expect(list.items.map((t) => v.parse(taskSchema, t).id)).toEqual([gcRef.id, reindex.id])
 
