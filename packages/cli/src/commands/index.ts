@@ -2,6 +2,7 @@ import type { Command, CommandGroup } from '../command'
 import { fileCommands } from './file-commands'
 import { groupsGroup, keysGroup, usersGroup } from './identity-commands'
 import { loginCommand } from './login-command'
+import { queryCommand } from './query-command'
 import { cronGroup, eventsGroup, systemCommands, tasksGroup } from './system-commands'
 import { forkGroup, snapshotGroup, versionCommands } from './version-commands'
 
@@ -9,6 +10,7 @@ import { forkGroup, snapshotGroup, versionCommands } from './version-commands'
 export const COMMANDS: readonly (Command | CommandGroup)[] = [
   loginCommand,
   ...fileCommands,
+  queryCommand,
   snapshotGroup,
   forkGroup,
   ...versionCommands,

@@ -1,6 +1,6 @@
 import { entryViewSchema, routes } from '@svcdb/contract'
 import * as v from 'valibot'
-import type { EntryView } from '@svcdb/contract'
+import type { EntryView, QueryBody } from '@svcdb/contract'
 import { ClientError } from '../errors'
 import { readBody } from '../http/read-body'
 import type { CallOptions } from '../http/route-types'
@@ -122,6 +122,13 @@ export interface FilesApi {
     target: string,
     options?: CallOptions & { fork?: string },
   ): Promise<ResponseOf<R['linksWrite']>>
+  /**
+   * One page of a directory's documents matching a query (DESIGN §3.8); `next` while more
+   * remain. `plan` says whether an index drove it.
+   */
+  query(query: QueryBody, options?: CallOptions): Promise<ResponseOf<R['filesQuery']>>
+  /** Every answer of a query, fetched page by page as you iterate. */
+  queryAll(query: Omit<QueryBody, 'after'>, options?: CallOptions): AsyncIterable<EntryView>
   /** Shares and share links (root). */
   readonly shares: SharesApi
 }
@@ -271,6 +278,19 @@ export function filesApi(t: Transport): FilesApi {
         json: { target },
         signal: o.signal,
       }),
+    query: (json, o = {}) => t.json(routes.filesQuery, { json, signal: o.signal }),
+    async *queryAll(query, o = {}) {
+      let after: string | undefined
+      for (;;) {
+        const page = await t.json(routes.filesQuery, {
+          json: after === undefined ? query : { ...query, after },
+          signal: o.signal,
+        })
+        yield* page.items
+        if (page.next === undefined) return
+        after = page.next
+      }
+    },
     shares: sharesApi(t),
   }
 }

@@ -1,0 +1,73 @@
+import type { EntryView, QueryBody } from '@svcdb/contract'
+import type { Command } from '../command'
+import { usageError } from '../cli-error'
+import { formatBytes, formatTable, formatTime } from '../output/table'
+import { remote } from './file-commands'
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+/** `svcdb query`: a directory's documents matching a condition. */
+export const queryCommand: Command = {
+  name: 'query',
+  summary: "query a directory's JSON documents (indexed by its .svcdb/indexes.json)",
+  usage: '<dir>',
+  details:
+    'Example: svcdb query /orders --where \'{"field": "/status", "op": "eq", "value": "open"}\' --order-by /total --desc\n' +
+    'Operators: eq neq gt gte lt lte in prefix contains exists; combine with {"and"|"or": [...]}, {"not": ...}.\n' +
+    'One page (--limit, default 100) unless --all; --after CURSOR continues a page.',
+  options: {
+    where: { type: 'string' },
+    'order-by': { type: 'string' },
+    desc: { type: 'boolean' },
+    limit: { type: 'string' },
+    after: { type: 'string' },
+    all: { type: 'boolean' },
+    fork: { type: 'string' },
+    snapshot: { type: 'string' },
+    version: { type: 'string' },
+  },
+  args: [1, 1],
+  async run([dir], values, ctx) {
+    const body: QueryBody = { path: remote(dir as string) }
+    const where = str(values.where)
+    if (where !== undefined) {
+      try {
+        body.where = JSON.parse(where) as QueryBody['where']
+      } catch {
+        throw usageError('--where takes a JSON condition')
+      }
+    }
+    const orderBy = str(values['order-by'])
+    if (orderBy !== undefined)
+      body.order_by = { field: orderBy, direction: values.desc === true ? 'desc' : 'asc' }
+    else if (values.desc === true) body.order_by = { field: '@path', direction: 'desc' }
+    const limit = str(values.limit)
+    if (limit !== undefined) {
+      if (!/^\d+$/.test(limit)) throw usageError('--limit takes a whole number')
+      body.limit = Number(limit)
+    }
+    for (const key of ['after', 'fork', 'snapshot', 'version'] as const) {
+      const value = str(values[key])
+      if (value !== undefined) body[key] = value
+    }
+    const client = await ctx.client()
+    const table = (items: EntryView[]) =>
+      formatTable(items, [
+        { heading: 'size', cell: (e) => formatBytes(e.size), right: true },
+        { heading: 'updated', cell: (e) => formatTime(e.updated_at) },
+        { heading: 'path', cell: (e) => e.path },
+      ])
+    if (values.all === true) {
+      const items: EntryView[] = []
+      for await (const item of client.files.queryAll(body)) items.push(item)
+      ctx.print(items, () => table(items))
+      return
+    }
+    const page = await client.files.query(body)
+    ctx.print(
+      page,
+      () => table(page.items) + (page.next === undefined ? '' : `more: --after ${page.next}\n`),
+    )
+    if (!ctx.json) ctx.io.stderr(`plan: ${page.plan}\n`)
+  },
+}
