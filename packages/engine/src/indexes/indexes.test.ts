@@ -231,3 +231,24 @@ describe('indexes and garbage collection', () => {
     }
   })
 })
+
+describe('nested documents', () => {
+  it('keeps a ** index exact as subdirectories move in, out and away', async () => {
+    await db.writeFile('/lib/.svcdb/indexes.json', config([{ field: '/tag', type: 'string' }], '**/*.json'))
+    await db.writeFile('/lib/a/x.json', JSON.stringify({ tag: 'keep' }))
+    await db.writeFile('/lib/a/b/y.json', JSON.stringify({ tag: 'keep' }))
+    await db.writeFile('/lib/a/b/note.txt', 'not a document')
+    await db.writeFile('/outside/z.json', JSON.stringify({ tag: 'keep' }))
+    await db.reindex('/lib')
+    const keep = () => all({ path: '/lib', where: { field: '/tag', op: 'eq', value: 'keep' } })
+    expect(await keep()).toEqual(['/lib/a/b/y.json', '/lib/a/x.json'])
+    await db.move('/outside', '/lib/in')
+    await db.move('/lib/a/b', '/moved-out')
+    await db.copy('/lib/a', '/lib/copy')
+    expect(await keep()).toEqual(['/lib/a/x.json', '/lib/copy/x.json', '/lib/in/z.json'])
+    await db.delete('/lib/a', { recursive: true })
+    const page = await db.query({ path: '/lib', where: { field: '/tag', op: 'eq', value: 'keep' } })
+    expect(page.plan).toBe('index')
+    expect(page.items.map((i) => i.path)).toEqual(['/lib/copy/x.json', '/lib/in/z.json'])
+  })
+})
