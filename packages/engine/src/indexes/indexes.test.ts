@@ -200,7 +200,7 @@ describe('queries', () => {
     await rejectsWith(run, 'ABORTED')
     expect(progress[0]).toBe(256)
     expect((await db.query({ path: '/big', orderBy: '/n', limit: 1 })).plan).toBe('scan')
-    const done = await db.reindex('/big', { onProgress: (p) => progress.push(p.total) })
+    const done = await db.reindex('/big', { onProgress: (p) => void progress.push(p.total) })
     expect(done.documents).toBe(600)
     expect((await db.query({ path: '/big', orderBy: '/n', limit: 1 })).plan).toBe('index')
   })
@@ -234,7 +234,10 @@ describe('indexes and garbage collection', () => {
 
 describe('nested documents', () => {
   it('keeps a ** index exact as subdirectories move in, out and away', async () => {
-    await db.writeFile('/lib/.svcdb/indexes.json', config([{ field: '/tag', type: 'string' }], '**/*.json'))
+    await db.writeFile(
+      '/lib/.svcdb/indexes.json',
+      config([{ field: '/tag', type: 'string' }], '**/*.json'),
+    )
     await db.writeFile('/lib/a/x.json', JSON.stringify({ tag: 'keep' }))
     await db.writeFile('/lib/a/b/y.json', JSON.stringify({ tag: 'keep' }))
     await db.writeFile('/lib/a/b/note.txt', 'not a document')
