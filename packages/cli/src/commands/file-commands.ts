@@ -5,6 +5,7 @@ import { usageError } from '../cli-error'
 import { createProgress } from '../output/progress'
 import { formatBytes, formatTable, formatTime } from '../output/table'
 import { counting, openLocalSource, writeLocal } from './local-files'
+import { stringOption } from '../option-value'
 
 const forkOption = { fork: { type: 'string' } } as const
 const versionOptions = {
@@ -13,11 +14,10 @@ const versionOptions = {
   version: { type: 'string' },
 } as const
 
-const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const selector = (values: Record<string, unknown>) => {
   const out: { fork?: string; snapshot?: string; version?: string } = {}
   for (const key of ['fork', 'snapshot', 'version'] as const) {
-    const value = str(values[key])
+    const value = stringOption(values[key])
     if (value !== undefined) out[key] = value
   }
   return out
@@ -64,8 +64,8 @@ export const fileCommands: Command[] = [
         enabled: !ctx.json,
         ...(ctx.io.stderrStream === undefined ? {} : { stream: ctx.io.stderrStream }),
       })
-      const contentType = str(values['content-type'])
-      const fork = str(values.fork)
+      const contentType = stringOption(values['content-type'])
+      const fork = stringOption(values.fork)
       try {
         const source = counting(stream, (n) => progress.update(n))
         const result =
@@ -93,7 +93,7 @@ export const fileCommands: Command[] = [
     args: [1, 2],
     async run([source, local], values, ctx) {
       const client = await ctx.client()
-      const range = str(values.range)
+      const range = stringOption(values.range)
       let parsed: { start: number; end?: number } | undefined
       if (range !== undefined) {
         const match = /^(\d+)-(\d*)$/.exec(range)
@@ -146,7 +146,7 @@ export const fileCommands: Command[] = [
     args: [0, 1],
     async run([dir], values, ctx) {
       const client = await ctx.client()
-      const glob = str(values.glob)
+      const glob = stringOption(values.glob)
       const entries: EntryView[] = []
       for await (const entry of client.files.list(remote(dir ?? '/'), {
         ...selector(values),
@@ -185,7 +185,7 @@ export const fileCommands: Command[] = [
     args: [1, 1],
     async run([path], values, ctx) {
       const client = await ctx.client()
-      const fork = str(values.fork)
+      const fork = stringOption(values.fork)
       const result = await client.files.delete(remote(path as string), {
         recursive: values.recursive === true,
         ...(fork === undefined ? {} : { fork }),
@@ -201,7 +201,7 @@ export const fileCommands: Command[] = [
     args: [2, 2],
     async run([from, to], values, ctx) {
       const client = await ctx.client()
-      const fork = str(values.fork)
+      const fork = stringOption(values.fork)
       const result = await client.files.move(
         remote(from as string),
         remote(to as string),
@@ -219,7 +219,7 @@ export const fileCommands: Command[] = [
     async run(paths, values, ctx) {
       const client = await ctx.client()
       const destination = paths.pop() as string
-      const fork = str(values.fork)
+      const fork = stringOption(values.fork)
       const result = await client.files.copy(
         paths.map(remote),
         remote(destination),
@@ -236,7 +236,7 @@ export const fileCommands: Command[] = [
     args: [2, 2],
     async run([path, target], values, ctx) {
       const client = await ctx.client()
-      const fork = str(values.fork)
+      const fork = stringOption(values.fork)
       const result = await client.files.symlink(
         remote(path as string),
         remote(target as string),

@@ -1,21 +1,14 @@
 import type { CommandGroup } from '../command'
 import { usageError } from '../cli-error'
 import { formatTable, formatTime } from '../output/table'
+import { stringOption } from '../option-value'
+import { formatKeyValue } from '../output/key-value'
 
-const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const tags = (value: unknown) =>
-  str(value)
+  stringOption(value)
     ?.split(',')
     .map((t) => t.trim())
     .filter((t) => t !== '')
-
-const keyValue = (record: object) =>
-  Object.entries(record)
-    .map(
-      ([key, value]) =>
-        `${key.padEnd(18)}${typeof value === 'object' ? JSON.stringify(value) : String(value)}\n`,
-    )
-    .join('')
 
 /** `svcdb users …` (root) */
 export const usersGroup: CommandGroup = {
@@ -47,7 +40,7 @@ export const usersGroup: CommandGroup = {
       options: { email: { type: 'string' }, tags: { type: 'string' } },
       args: [1, 1],
       async run([username], values, ctx) {
-        const email = str(values.email)
+        const email = stringOption(values.email)
         const tagList = tags(values.tags)
         const user = await (
           await ctx.client()
@@ -56,7 +49,7 @@ export const usersGroup: CommandGroup = {
           ...(email === undefined ? {} : { email }),
           ...(tagList === undefined ? {} : { tags: tagList }),
         })
-        ctx.print(user, () => keyValue(user))
+        ctx.print(user, () => formatKeyValue(user))
       },
     },
     {
@@ -66,7 +59,7 @@ export const usersGroup: CommandGroup = {
       args: [1, 1],
       async run([id], _v, ctx) {
         const user = await (await ctx.client()).users.get(id as string)
-        ctx.print(user, () => keyValue(user))
+        ctx.print(user, () => formatKeyValue(user))
       },
     },
     {
@@ -81,16 +74,17 @@ export const usersGroup: CommandGroup = {
       },
       args: [1, 1],
       async run([id], values, ctx) {
-        const active = str(values.active)
+        const active = stringOption(values.active)
         if (active !== undefined && active !== 'true' && active !== 'false')
           throw usageError('--active takes true or false')
         const input: Record<string, unknown> = {}
-        if (str(values.username) !== undefined) input.username = str(values.username)
-        if (str(values.email) !== undefined) input.email = str(values.email)
+        if (stringOption(values.username) !== undefined)
+          input.username = stringOption(values.username)
+        if (stringOption(values.email) !== undefined) input.email = stringOption(values.email)
         if (tags(values.tags) !== undefined) input.tags = tags(values.tags)
         if (active !== undefined) input.is_active = active === 'true'
         const user = await (await ctx.client()).users.update(id as string, input as never)
-        ctx.print(user, () => keyValue(user))
+        ctx.print(user, () => formatKeyValue(user))
       },
     },
     {
@@ -147,18 +141,18 @@ export const groupsGroup: CommandGroup = {
       args: [1, 1],
       async run([name], values, ctx) {
         for (const flag of ['field', 'op', 'value'])
-          if (str(values[flag]) === undefined) throw usageError(`--${flag} is required`)
+          if (stringOption(values[flag]) === undefined) throw usageError(`--${flag} is required`)
         const group = await (
           await ctx.client()
         ).groups.create({
           name: name as string,
-          default_allow: str(values.allow) ?? '',
-          default_deny: str(values.deny) ?? '',
-          query_field: str(values.field) as string,
-          query_operator: str(values.op) as string,
-          query_value: str(values.value) as string,
+          default_allow: stringOption(values.allow) ?? '',
+          default_deny: stringOption(values.deny) ?? '',
+          query_field: stringOption(values.field) as string,
+          query_operator: stringOption(values.op) as string,
+          query_value: stringOption(values.value) as string,
         } as never)
-        ctx.print(group, () => keyValue(group))
+        ctx.print(group, () => formatKeyValue(group))
       },
     },
     {
@@ -168,7 +162,7 @@ export const groupsGroup: CommandGroup = {
       args: [1, 1],
       async run([name], _v, ctx) {
         const group = await (await ctx.client()).groups.get(name as string)
-        ctx.print(group, () => keyValue(group))
+        ctx.print(group, () => formatKeyValue(group))
       },
     },
     {
@@ -193,11 +187,11 @@ export const groupsGroup: CommandGroup = {
           value: 'query_value',
         } as const
         for (const [flag, field] of Object.entries(map)) {
-          const value = str(values[flag])
+          const value = stringOption(values[flag])
           if (value !== undefined) input[field] = value
         }
         const group = await (await ctx.client()).groups.update(name as string, input as never)
-        ctx.print(group, () => keyValue(group))
+        ctx.print(group, () => formatKeyValue(group))
       },
     },
     {
@@ -266,10 +260,10 @@ export const keysGroup: CommandGroup = {
       args: [0, 0],
       async run(_p, values, ctx) {
         const client = await ctx.client()
-        const user = str(values.user)
+        const user = stringOption(values.user)
         if (values.admin === true) {
           const key = await client.keys.createAdmin(user === undefined ? {} : { user_id: user })
-          ctx.print(key, () => keyValue(key))
+          ctx.print(key, () => formatKeyValue(key))
           return
         }
         const rules = ((values.rule as string[] | undefined) ?? []).map((rule) => {
@@ -278,17 +272,17 @@ export const keysGroup: CommandGroup = {
             throw usageError(`--rule takes GLOB=FLAGS, e.g. "/docs/**=-r--l---", not ${rule}`)
           return { [rule.slice(0, at)]: rule.slice(at + 1) }
         })
-        const days = str(values['expires-in-days'])
+        const days = stringOption(values['expires-in-days'])
         if (days !== undefined && !/^\d+$/.test(days))
           throw usageError('--expires-in-days takes a whole number')
-        const label = str(values.label)
+        const label = stringOption(values.label)
         const key = await client.keys.create({
           ...(label === undefined ? {} : { label }),
           ...(rules.length === 0 ? {} : { rules }),
           ...(days === undefined ? {} : { expires_in_days: Number(days) }),
           ...(user === undefined ? {} : { user_id: user }),
         })
-        ctx.print(key, () => keyValue(key))
+        ctx.print(key, () => formatKeyValue(key))
       },
     },
     {

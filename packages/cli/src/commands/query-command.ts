@@ -3,8 +3,7 @@ import type { Command } from '../command'
 import { usageError } from '../cli-error'
 import { formatBytes, formatTable, formatTime } from '../output/table'
 import { remote } from './file-commands'
-
-const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
+import { stringOption } from '../option-value'
 
 /** `svcdb query`: a directory's documents matching a condition. */
 export const queryCommand: Command = {
@@ -29,7 +28,7 @@ export const queryCommand: Command = {
   args: [1, 1],
   async run([dir], values, ctx) {
     const body: QueryBody = { path: remote(dir as string) }
-    const where = str(values.where)
+    const where = stringOption(values.where)
     if (where !== undefined) {
       try {
         body.where = JSON.parse(where) as QueryBody['where']
@@ -37,17 +36,17 @@ export const queryCommand: Command = {
         throw usageError('--where takes a JSON condition')
       }
     }
-    const orderBy = str(values['order-by'])
+    const orderBy = stringOption(values['order-by'])
     if (orderBy !== undefined)
       body.order_by = { field: orderBy, direction: values.desc === true ? 'desc' : 'asc' }
     else if (values.desc === true) body.order_by = { field: '@path', direction: 'desc' }
-    const limit = str(values.limit)
+    const limit = stringOption(values.limit)
     if (limit !== undefined) {
       if (!/^\d+$/.test(limit)) throw usageError('--limit takes a whole number')
       body.limit = Number(limit)
     }
     for (const key of ['after', 'fork', 'snapshot', 'version'] as const) {
-      const value = str(values[key])
+      const value = stringOption(values[key])
       if (value !== undefined) body[key] = value
     }
     const client = await ctx.client()

@@ -1,17 +1,8 @@
 import type { Command, CommandGroup } from '../command'
 import { usageError } from '../cli-error'
 import { formatBytes, formatTable, formatTime } from '../output/table'
-
-const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
-
-const keyValue = (record: object, indent = ''): string =>
-  Object.entries(record)
-    .map(([key, value]) =>
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? `${indent}${key}\n${keyValue(value as object, `${indent}  `)}`
-        : `${indent}${key.padEnd(24 - indent.length)}${Array.isArray(value) ? value.join(',') : String(value)}\n`,
-    )
-    .join('')
+import { stringOption } from '../option-value'
+import { formatKeyValue } from '../output/key-value'
 
 function parseJsonObject(text: string | undefined, flag: string): Record<string, unknown> {
   if (text === undefined) return {}
@@ -55,7 +46,7 @@ export const tasksGroup: CommandGroup = {
       args: [1, 1],
       async run([id], _v, ctx) {
         const task = await (await ctx.client()).tasks.get(id as string)
-        ctx.print(task, () => keyValue(task))
+        ctx.print(task, () => formatKeyValue(task))
       },
     },
     {
@@ -132,10 +123,10 @@ export const cronGroup: CommandGroup = {
           id: id as string,
           schedule: schedule as string,
           task_type: type as 'gc',
-          args: parseJsonObject(str(values.args), '--args'),
+          args: parseJsonObject(stringOption(values.args), '--args'),
           enabled: values.disabled !== true,
         })
-        ctx.print(created, () => keyValue(created))
+        ctx.print(created, () => formatKeyValue(created))
       },
     },
     {
@@ -151,17 +142,19 @@ export const cronGroup: CommandGroup = {
       args: [1, 1],
       async run([id], values, ctx) {
         const input: Record<string, unknown> = {}
-        if (str(values.schedule) !== undefined) input.schedule = str(values.schedule)
-        if (str(values.type) !== undefined) input.task_type = str(values.type)
-        if (str(values.args) !== undefined) input.args = parseJsonObject(str(values.args), '--args')
-        const enabled = str(values.enabled)
+        if (stringOption(values.schedule) !== undefined)
+          input.schedule = stringOption(values.schedule)
+        if (stringOption(values.type) !== undefined) input.task_type = stringOption(values.type)
+        if (stringOption(values.args) !== undefined)
+          input.args = parseJsonObject(stringOption(values.args), '--args')
+        const enabled = stringOption(values.enabled)
         if (enabled !== undefined) {
           if (enabled !== 'true' && enabled !== 'false')
             throw usageError('--enabled takes true or false')
           input.enabled = enabled === 'true'
         }
         const updated = await (await ctx.client()).cron.update(id as string, input as never)
-        ctx.print(updated, () => keyValue(updated))
+        ctx.print(updated, () => formatKeyValue(updated))
       },
     },
     {
@@ -194,7 +187,7 @@ export const eventsGroup: CommandGroup = {
       args: [0, 0],
       async run(_p, values, ctx) {
         const client = await ctx.client()
-        const countText = str(values.count)
+        const countText = stringOption(values.count)
         if (countText !== undefined && !/^\d+$/.test(countText))
           throw usageError('--count takes a whole number')
         const limit = countText === undefined ? Number.POSITIVE_INFINITY : Number(countText)
@@ -202,8 +195,8 @@ export const eventsGroup: CommandGroup = {
         const stop = () => controller.abort()
         process.once('SIGINT', stop)
         process.once('SIGTERM', stop)
-        const types = str(values.events)?.split(',') as never
-        const prefix = str(values['path-prefix'])
+        const types = stringOption(values.events)?.split(',') as never
+        const prefix = stringOption(values['path-prefix'])
         let seen = 0
         try {
           if (limit === 0) return
@@ -253,7 +246,7 @@ export const systemCommands: Command[] = [
     args: [0, 0],
     async run(_p, _v, ctx) {
       const stats = await (await ctx.client()).system.stats()
-      ctx.print(stats, () => keyValue(stats))
+      ctx.print(stats, () => formatKeyValue(stats))
     },
   },
 ]

@@ -9,8 +9,8 @@ import { formatBytes, formatTable, formatTime } from '../output/table'
 import type { Column } from '../output/table'
 import { counting, writeLocal } from './local-files'
 import { remote } from './file-commands'
+import { stringOption } from '../option-value'
 
-const str = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const dataOption = { data: { type: 'string' } } as const
 
 function progressFor(
@@ -72,7 +72,7 @@ export const snapshotGroup: CommandGroup = {
       options: { metadata: { type: 'string' } },
       args: [1, 1],
       async run([name], values, ctx) {
-        const metadataText = str(values.metadata)
+        const metadataText = stringOption(values.metadata)
         let metadata: Record<string, unknown> | undefined
         if (metadataText !== undefined) {
           try {
@@ -134,7 +134,7 @@ export const forkGroup: CommandGroup = {
       options: { base: { type: 'string' } },
       args: [1, 1],
       async run([name], values, ctx) {
-        const base = str(values.base)
+        const base = stringOption(values.base)
         const fork = await (
           await ctx.client()
         ).versions.forks.create(name as string, base === undefined ? {} : { base })
@@ -206,8 +206,8 @@ export const versionCommands: Command[] = [
     options: { snapshot: { type: 'string' }, version: { type: 'string' } },
     args: [1, 1],
     async run([path], values, ctx) {
-      const snapshot = str(values.snapshot)
-      const version = str(values.version)
+      const snapshot = stringOption(values.snapshot)
+      const version = stringOption(values.version)
       if ((snapshot === undefined) === (version === undefined))
         throw usageError('give exactly one of --snapshot and --version')
       const result = await (
@@ -232,16 +232,16 @@ export const versionCommands: Command[] = [
     },
     args: [0, 0],
     async run(_p, values, ctx) {
-      const snapshot = str(values.snapshot)
-      const hash = str(values.hash)
-      const data = str(values.data)
+      const snapshot = stringOption(values.snapshot)
+      const hash = stringOption(values.hash)
+      const data = stringOption(values.data)
       if (data !== undefined) {
         const db = await openDataDir(data)
         try {
           const version =
             hash ??
             (snapshot === undefined ? db.head() : (await db.snapshots.get(snapshot)).version)
-          const output = str(values.output) ?? `export-${version.slice(0, 12)}.svcdb`
+          const output = stringOption(values.output) ?? `export-${version.slice(0, 12)}.svcdb`
           await saveArchive(ctx, toWebStream(db.exportArchive({ version })), output, 'export')
         } finally {
           await db.close()
@@ -254,7 +254,12 @@ export const versionCommands: Command[] = [
         ...(snapshot === undefined ? {} : { snapshot }),
         ...(hash === undefined ? {} : { hash }),
       })
-      await saveArchive(ctx, archive.body, str(values.output) ?? archive.filename, 'export')
+      await saveArchive(
+        ctx,
+        archive.body,
+        stringOption(values.output) ?? archive.filename,
+        'export',
+      )
     },
   },
   {
@@ -264,12 +269,13 @@ export const versionCommands: Command[] = [
     options: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, ...dataOption },
     args: [1, 1],
     async run([from], values, ctx) {
-      const to = str(values.to)
-      const data = str(values.data)
+      const to = stringOption(values.to)
+      const data = stringOption(values.data)
       if (data !== undefined) {
         const db = await openDataDir(data)
         try {
-          const output = str(values.output) ?? `patch-${(to ?? db.head()).slice(0, 12)}.svcdb`
+          const output =
+            stringOption(values.output) ?? `patch-${(to ?? db.head()).slice(0, 12)}.svcdb`
           const patch = db.diffArchive({
             from: from as string,
             ...(to === undefined ? {} : { to }),
@@ -283,7 +289,7 @@ export const versionCommands: Command[] = [
       const archive = await (
         await ctx.client()
       ).versions.diff(from as string, to === undefined ? {} : { to })
-      await saveArchive(ctx, archive.body, str(values.output) ?? archive.filename, 'diff')
+      await saveArchive(ctx, archive.body, stringOption(values.output) ?? archive.filename, 'diff')
     },
   },
   {
@@ -301,7 +307,7 @@ export const versionCommands: Command[] = [
       const progress = progressFor(ctx, 'import', size)
       const source = counting(stream, (n) => progress.update(n))
       const options = { force: values.force === true, promote: values.promote === true }
-      const data = str(values.data)
+      const data = stringOption(values.data)
       try {
         let result: unknown
         if (data !== undefined) {
@@ -338,7 +344,7 @@ export const versionCommands: Command[] = [
     options: dataOption,
     args: [1, 1],
     async run([hash], values, ctx) {
-      const data = str(values.data)
+      const data = stringOption(values.data)
       if (data !== undefined) {
         const db = await openDataDir(data)
         try {
@@ -364,7 +370,7 @@ export const versionCommands: Command[] = [
     options: dataOption,
     args: [0, 0],
     async run(_p, values: OptionValues, ctx) {
-      const data = str(values.data)
+      const data = stringOption(values.data)
       if (data === undefined) throw usageError('verify reads a data directory: give --data DIR')
       const db = await openDataDir(data)
       try {

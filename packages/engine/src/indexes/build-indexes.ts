@@ -3,13 +3,13 @@ import { EngineError, throwIfAborted } from '../errors'
 import { toHex } from '../internal/hex'
 import { WriteSet } from '../objects/object-store'
 import type { DirEntry } from '../objects/tree-objects'
-import { normalizePath, RESERVED_NAME } from '../path/db-path'
-import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
+import { normalizePath } from '../path/db-path'
+import { loadPage } from '../tree/prolly/prolly-read'
 import { buildDirectory } from '../tree/prolly/prolly-write'
 import { HEAD } from '../versions/ref-names'
 import { directoryAt } from './directory-at'
-import { childPath, documentScope, relativeTo } from './document-scope'
-import type { DocumentScope } from './document-scope'
+import { documentFiles } from './document-files'
+import { childPath, documentScope } from './document-scope'
 import { findIndexConfig } from './find-config'
 import type { FoundConfig } from './find-config'
 import { documentKeys, indexEntry, needsJson, readDocument } from './index-documents'
@@ -127,7 +127,8 @@ async function collect(
       : rootPage.items.reduce((n, i) => n + (scope.nested ? i.files : i.entries), 0)
   let documents = 0
   let seen = 0
-  for await (const [path, entry] of documentFiles(core, dirHash, dir, dir, scope)) {
+  for await (const [relPath, entry] of documentFiles(core.objects, dirHash, dir, dir, scope)) {
+    const path = childPath(dir, relPath)
     if (++seen % 256 === 0) {
       throwIfAborted(options.signal, 'the reindex')
       await options.onProgress?.({ done: seen, total: Math.max(total, seen) })
@@ -135,29 +136,10 @@ async function collect(
     documents++
     if (countOnly) continue
     const document = await readDocument(core.objects, core.chunks, entry, path, json)
-    documentKeys(found.config, document, relativeTo(dir, path)).forEach((key, i) => {
+    documentKeys(found.config, document, relPath).forEach((key, i) => {
       if (key !== undefined) (entries[i] as DirEntry[]).push(indexEntry(key, entry))
     })
   }
   await options.onProgress?.({ done: seen, total: Math.max(total, seen) })
   return { entries, documents }
-}
-
-/** Every document file below a directory, in tree order. */
-async function* documentFiles(
-  core: EngineCore,
-  hash: Uint8Array,
-  path: string,
-  base: string,
-  scope: DocumentScope,
-): AsyncGenerator<[string, DirEntry]> {
-  for await (const entry of iterateEntries(core.objects, await loadPage(core.objects, hash))) {
-    if (entry.name === RESERVED_NAME) continue
-    const child = childPath(path, entry.name)
-    if (entry.kind === 'file') {
-      if (scope.includes(relativeTo(base, child))) yield [child, entry]
-    } else if (entry.kind === 'directory' && scope.nested) {
-      yield* documentFiles(core, entry.hash, child, base, scope)
-    }
-  }
 }

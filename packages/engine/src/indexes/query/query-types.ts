@@ -1,3 +1,5 @@
+import type { DocumentFacts } from '../index-values'
+
 /** Comparison operators of a query condition (DESIGN §3.8). */
 export const QUERY_OPERATORS = [
   'eq',
@@ -52,18 +54,8 @@ export interface QueryOptions {
   canRead?: (path: string) => boolean
 }
 
-/** A document in a query answer. */
-export interface QueryItem {
-  /** Absolute path. */
-  path: string
-  name: string
-  size: number
-  contentType: string | null
-  createdAt: number
-  updatedAt: number
-  /** Hex content hash. */
-  hash: string
-}
+/** A document in a query answer: the facts its virtual fields read. */
+export type QueryItem = DocumentFacts
 
 /** A page of answers. */
 export interface QueryResult {

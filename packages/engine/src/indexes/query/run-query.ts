@@ -4,10 +4,11 @@ import { parseHash, toHex } from '../../internal/hex'
 import type { MetaStore } from '../../meta/meta-store'
 import type { ObjectReader } from '../../objects/object-store'
 import type { DirEntry } from '../../objects/tree-objects'
-import { normalizePath, RESERVED_NAME } from '../../path/db-path'
+import { normalizePath } from '../../path/db-path'
 import { iterateEntries, loadPage } from '../../tree/prolly/prolly-read'
 import { directoryAt } from '../directory-at'
-import { childPath, documentScope, relativeTo } from '../document-scope'
+import { documentFiles } from '../document-files'
+import { childPath, documentScope } from '../document-scope'
 import type { DocumentScope } from '../document-scope'
 import { findIndexConfig } from '../find-config'
 import type { IndexConfig, IndexType } from '../index-config'
@@ -194,16 +195,7 @@ function sortKey(plan: Plan, document: IndexedDocument, relPath: string): string
 }
 
 function itemOf(document: IndexedDocument): QueryItem {
-  const f = document.facts
-  return {
-    path: f.path,
-    name: f.name,
-    size: f.size,
-    contentType: f.contentType,
-    createdAt: f.createdAt,
-    updatedAt: f.updatedAt,
-    hash: f.hash,
-  }
+  return { ...document.facts }
 }
 
 /** A file entry named as the file (index entries are named by their keys). */
@@ -274,7 +266,13 @@ async function sorted(
 ): Promise<Candidate[]> {
   const out: Candidate[] = []
   let seen = 0
-  for await (const [relPath, entry] of files(deps, dirHash, plan.dir, plan.dir, plan.scope)) {
+  for await (const [relPath, entry] of documentFiles(
+    deps.objects,
+    dirHash,
+    plan.dir,
+    plan.dir,
+    plan.scope,
+  )) {
     if (++seen % 256 === 0) throwIfAborted(options.signal, 'the query')
     const path = childPath(plan.dir, relPath)
     if (options.canRead !== undefined && !options.canRead(path)) continue
@@ -294,23 +292,4 @@ async function sorted(
     return plan.order.desc ? -order : order
   })
   return out
-}
-
-async function* files(
-  deps: QueryDeps,
-  hash: Uint8Array,
-  path: string,
-  base: string,
-  scope: DocumentScope,
-): AsyncGenerator<[string, DirEntry]> {
-  for await (const entry of iterateEntries(deps.objects, await loadPage(deps.objects, hash))) {
-    if (entry.name === RESERVED_NAME) continue
-    const child = childPath(path, entry.name)
-    if (entry.kind === 'file') {
-      const rel = relativeTo(base, child)
-      if (scope.includes(rel)) yield [rel, entry]
-    } else if (entry.kind === 'directory' && scope.nested) {
-      yield* files(deps, entry.hash, child, base, scope)
-    }
-  }
 }
