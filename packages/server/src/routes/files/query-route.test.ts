@@ -119,6 +119,15 @@ describe('POST /files/query', () => {
     expect(res.items[0]?.effective_permissions).toBe('-r--l---')
     const all = v.parse(queryResultSchema, await (await post(token, { path: '/tickets' })).json())
     expect(all.items.map((i) => i.name)).toEqual(['t1.json', 't2.json', 't3.json'])
+    // Writing a configuration needs `y`, even with every other right on the directory.
+    const writer = await auth.keys.create(root, { rules: [{ '/tickets/**': 'crudli--' }] })
+    const writerToken = (await auth.exchangeApiKey(writer.key)).token
+    const put = await app.request('/files/tickets/.svcdb/indexes.json', {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${writerToken}` },
+      body: '{"indexes": []}',
+    })
+    expect((await errorOf(put, 404)).code).toBe('NOT_FOUND')
     const other = await auth.keys.create(root, { rules: [{ '/elsewhere/**': '-r--l---' }] })
     const otherToken = (await auth.exchangeApiKey(other.key)).token
     expect((await errorOf(await post(otherToken, { path: '/tickets' }), 404)).code).toBe(
