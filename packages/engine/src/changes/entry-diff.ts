@@ -1,8 +1,7 @@
 import { throwIfAborted } from '../errors'
-import { sameBytes } from '../internal/hex'
 import type { ObjectReader } from '../objects/object-store'
 import type { DirEntry } from '../objects/tree-objects'
-import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
+import { diffDirectoryPages } from '../tree/prolly/page-diff'
 import type { ChangedEntry } from './database-change'
 
 /** One difference between two versions, at the highest path where it shows. */
@@ -33,35 +32,17 @@ async function* diffDirectory(
   prefix: string,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<EntryDifference> {
-  if (sameBytes(from, to)) return
-  const before = iterateEntries(objects, await loadPage(objects, from))
-  const after = iterateEntries(objects, await loadPage(objects, to))
-  let a = await before.next()
-  let b = await after.next()
-  while (a.done !== true || b.done !== true) {
+  // Page by page: unchanged stretches of a large directory are skipped unread.
+  for await (const { before: old, after: now } of diffDirectoryPages(objects, from, to)) {
     throwIfAborted(signal, 'the version comparison')
-    const old: DirEntry | undefined = a.done === true ? undefined : a.value
-    const now: DirEntry | undefined = b.done === true ? undefined : b.value
-    if (old !== undefined && (now === undefined || old.name < now.name)) {
+    if (old === undefined) yield created(prefix, now as DirEntry)
+    else if (now === undefined) yield deleted(prefix, old)
+    else if (old.kind === 'directory' && now.kind === 'directory')
+      yield* diffDirectory(objects, old.hash, now.hash, `${prefix}/${now.name}`, signal)
+    else if (old.kind !== now.kind) {
       yield deleted(prefix, old)
-      a = await before.next()
-    } else if (now !== undefined && (old === undefined || now.name < old.name)) {
       yield created(prefix, now)
-      b = await after.next()
-    } else if (old !== undefined && now !== undefined) {
-      if (!sameBytes(old.hash, now.hash) || old.kind !== now.kind) {
-        if (old.kind === 'directory' && now.kind === 'directory') {
-          yield* diffDirectory(objects, old.hash, now.hash, `${prefix}/${now.name}`, signal)
-        } else if (old.kind !== now.kind) {
-          yield deleted(prefix, old)
-          yield created(prefix, now)
-        } else {
-          yield created(prefix, now)
-        }
-      }
-      a = await before.next()
-      b = await after.next()
-    }
+    } else yield created(prefix, now)
   }
 }
 
