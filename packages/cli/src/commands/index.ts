@@ -4,7 +4,8 @@ import { groupsGroup, keysGroup, usersGroup } from './identity-commands'
 import { loginCommand } from './login-command'
 import { queryCommand } from './query-command'
 import { cronGroup, eventsGroup, systemCommands, tasksGroup } from './system-commands'
-import { forkGroup, snapshotGroup, versionCommands } from './version-commands'
+import { forkGroup, snapshotGroup } from './snapshot-commands'
+import { versionCommands } from './version-commands'
 
 /** Every command and command group, in the order `svcdb --help` lists them. */
 export const COMMANDS: readonly (Command | CommandGroup)[] = [

@@ -1,0 +1,136 @@
+import type { CommandGroup } from '../command'
+import { usageError } from '../cli-error'
+import { stringOption } from '../option-value'
+import { formatTable, formatTime } from '../output/table'
+import type { Column } from '../output/table'
+
+interface Named {
+  name: string
+  created_at: number
+  version: string
+}
+
+const snapshotColumns: Column<Named>[] = [
+  { heading: 'name', cell: (s) => s.name },
+  { heading: 'created', cell: (s) => formatTime(s.created_at) },
+  { heading: 'version', cell: (s) => s.version },
+]
+
+/** `svcdb snapshot …` */
+export const snapshotGroup: CommandGroup = {
+  name: 'snapshot',
+  summary: 'create, list, delete and restore named snapshots',
+  subcommands: [
+    {
+      name: 'create',
+      summary: 'name the current HEAD',
+      usage: '<name>',
+      options: { metadata: { type: 'string' } },
+      args: [1, 1],
+      async run([name], values, ctx) {
+        const metadataText = stringOption(values.metadata)
+        let metadata: Record<string, unknown> | undefined
+        if (metadataText !== undefined) {
+          try {
+            metadata = JSON.parse(metadataText) as Record<string, unknown>
+          } catch {
+            throw usageError('--metadata takes a JSON object')
+          }
+        }
+        const client = await ctx.client()
+        const snapshot = await client.versions.snapshots.create(
+          name as string,
+          metadata === undefined ? {} : { metadata },
+        )
+        ctx.print(snapshot, () => `${snapshot.name}  ${snapshot.version}\n`)
+      },
+    },
+    {
+      name: 'list',
+      summary: 'list snapshots',
+      usage: '',
+      args: [0, 0],
+      async run(_p, _v, ctx) {
+        const items = await (await ctx.client()).versions.snapshots.list()
+        ctx.print(items, () => formatTable(items, snapshotColumns))
+      },
+    },
+    {
+      name: 'delete',
+      summary: 'delete a snapshot (its data goes at the next GC unless still used)',
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.snapshots.delete(name as string)
+        ctx.print(result, () => `deleted snapshot ${result.name}\n`)
+      },
+    },
+    {
+      name: 'restore',
+      summary: 'make a snapshot HEAD again (root)',
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.snapshots.restore(name as string)
+        ctx.print(result, () => `HEAD ${result.head} (was ${result.previous})\n`)
+      },
+    },
+  ],
+}
+
+/** `svcdb fork …` */
+export const forkGroup: CommandGroup = {
+  name: 'fork',
+  summary: 'create, list, promote and abandon forks (write to one with --fork)',
+  subcommands: [
+    {
+      name: 'create',
+      summary: 'start a fork at HEAD, or at --base (a snapshot or version hash)',
+      usage: '<name>',
+      options: { base: { type: 'string' } },
+      args: [1, 1],
+      async run([name], values, ctx) {
+        const base = stringOption(values.base)
+        const fork = await (
+          await ctx.client()
+        ).versions.forks.create(name as string, base === undefined ? {} : { base })
+        ctx.print(fork, () => `${fork.name}  ${fork.version}\n`)
+      },
+    },
+    {
+      name: 'list',
+      summary: 'list forks',
+      usage: '',
+      args: [0, 0],
+      async run(_p, _v, ctx) {
+        const items = await (await ctx.client()).versions.forks.list()
+        ctx.print(items, () =>
+          formatTable(items, [
+            ...(snapshotColumns as Column<(typeof items)[number]>[]),
+            { heading: 'base', cell: (f) => f.base.slice(0, 12) },
+          ]),
+        )
+      },
+    },
+    {
+      name: 'promote',
+      summary: "make the fork's latest version HEAD (root)",
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.forks.promote(name as string)
+        ctx.print(result, () => `HEAD ${result.head} (was ${result.previous})\n`)
+      },
+    },
+    {
+      name: 'abandon',
+      summary: 'remove a fork (root)',
+      usage: '<name>',
+      args: [1, 1],
+      async run([name], _v, ctx) {
+        const result = await (await ctx.client()).versions.forks.abandon(name as string)
+        ctx.print(result, () => `abandoned fork ${result.name}\n`)
+      },
+    },
+  ],
+}
