@@ -26,8 +26,10 @@ const selector = (values: Record<string, unknown>) => {
 /** Remote paths are absolute; `docs/a.txt` means `/docs/a.txt`. */
 export const remote = (path: string) => (path.startsWith('/') ? path : `/${path}`)
 
+const TYPE_NAMES = { file: 'file', directory: 'dir', symlink: 'link' } as const
+
 const entryColumns = [
-  { heading: 'type', cell: (e: EntryView) => e.entry_type.slice(0, 4) },
+  { heading: 'type', cell: (e: EntryView) => TYPE_NAMES[e.entry_type] },
   {
     heading: 'size',
     cell: (e: EntryView) => (e.entry_type === 'file' ? formatBytes(e.size) : '-'),
