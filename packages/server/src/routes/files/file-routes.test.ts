@@ -1,52 +1,24 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import type { Auth } from '@svcdb/auth'
-import { entryViewSchema, errorBodySchema, listingSchema, writeResultSchema } from '@svcdb/contract'
-import { Database } from '@svcdb/engine'
+import { entryViewSchema, listingSchema, writeResultSchema } from '@svcdb/contract'
+import type { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
-import { createLogger } from '../../logger'
 import { fileRouteHandlers } from './file-route-handlers'
+import { errorCode, startRouteTestApp } from '../testing/route-test-app'
+import type { RouteTestApp } from '../testing/route-test-app'
 
-let dir: string
+let kit: RouteTestApp
 let db: Database
 let auth: Auth
-let app: ReturnType<typeof createApp>
+let app: RouteTestApp['app']
 let rootToken: string
+let as: RouteTestApp['as']
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-files-'))
-  db = await Database.open({ path: dir })
-  auth = createAuth({ store: createMemoryIdentityStore() })
-  const { rootApiKey } = await auth.bootstrap()
-  rootToken = (await auth.exchangeApiKey(rootApiKey as string)).token
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: fileRouteHandlers({ db, auth }),
-    logger: createLogger({ level: 'silent' }),
-  })
+  kit = await startRouteTestApp((deps) => fileRouteHandlers(deps))
+  ;({ db, auth, app, rootToken, as } = kit)
 })
-afterEach(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
-})
-
-const as =
-  (token: string) =>
-  (path: string, init: RequestInit = {}) =>
-    app.request(path, {
-      ...init,
-      headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
-    })
-
-async function errorCode(res: Response, status: number): Promise<string> {
-  expect(res.status).toBe(status)
-  return v.parse(errorBodySchema, await res.json()).error.code
-}
+afterEach(() => kit.close())
 
 describe('files API', () => {
   it('writes, reads with ETag, ranges and conditional requests, and deletes', async () => {

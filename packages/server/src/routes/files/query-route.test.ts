@@ -1,34 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import type { Auth } from '@svcdb/auth'
-import { errorBodySchema, queryResultSchema } from '@svcdb/contract'
-import { Database } from '@svcdb/engine'
+import { queryResultSchema } from '@svcdb/contract'
+import type { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
-import { createLogger } from '../../logger'
 import { fileRouteHandlers } from './file-route-handlers'
+import { errorOf, startRouteTestApp } from '../testing/route-test-app'
+import type { RouteTestApp } from '../testing/route-test-app'
 
-let dir: string
+let kit: RouteTestApp
 let db: Database
 let auth: Auth
-let app: ReturnType<typeof createApp>
+let app: RouteTestApp['app']
 let rootToken: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-query-'))
-  db = await Database.open({ path: dir })
-  auth = createAuth({ store: createMemoryIdentityStore() })
-  const { rootApiKey } = await auth.bootstrap()
-  rootToken = (await auth.exchangeApiKey(rootApiKey as string)).token
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: fileRouteHandlers({ db, auth }),
-    logger: createLogger({ level: 'silent' }),
-  })
+  kit = await startRouteTestApp((deps) => fileRouteHandlers(deps))
+  ;({ db, auth, app, rootToken } = kit)
   await db.writeFile(
     '/tickets/.svcdb/indexes.json',
     JSON.stringify({
@@ -47,22 +34,10 @@ beforeEach(async () => {
   }))
     await db.writeFile(`/tickets/${name}`, JSON.stringify(doc))
 })
-afterEach(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(() => kit.close())
 
-const post = (token: string, body: unknown, path = '/files/query') =>
-  app.request(path, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-
-async function errorOf(res: Response, status: number): Promise<{ code: string; message: string }> {
-  expect(res.status).toBe(status)
-  return v.parse(errorBodySchema, await res.json()).error
-}
+const post = (token: string, json: unknown) =>
+  kit.as(token)('/files/query', { method: 'POST', json })
 
 describe('POST /files/query', () => {
   it('answers by scan, then by index once reindexed, ordered and paged', async () => {

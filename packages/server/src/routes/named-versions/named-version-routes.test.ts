@@ -1,69 +1,35 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import type { Auth } from '@svcdb/auth'
 import {
   changeResultSchema,
-  errorBodySchema,
   forkSchema,
   headMoveSchema,
   historySchema,
   snapshotSchema,
 } from '@svcdb/contract'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
-import { createLogger } from '../../logger'
 import { fileRouteHandlers } from '../files/file-route-handlers'
 import { namedVersionRouteHandlers } from './named-version-route-handlers'
+import { errorCode, startRouteTestApp } from '../testing/route-test-app'
+import type { RouteTestApp } from '../testing/route-test-app'
 
-let dir: string
+let kit: RouteTestApp
 let db: Database
 let auth: Auth
-let app: ReturnType<typeof createApp>
 let rootToken: string
+let as: RouteTestApp['as']
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-named-'))
-  db = await Database.open({ path: dir })
-  auth = createAuth({ store: createMemoryIdentityStore() })
-  const { rootApiKey } = await auth.bootstrap()
-  rootToken = (await auth.exchangeApiKey(rootApiKey as string)).token
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: [...namedVersionRouteHandlers({ db, auth }), ...fileRouteHandlers({ db, auth })],
-    logger: createLogger({ level: 'silent' }),
-  })
+  kit = await startRouteTestApp((deps) => [
+    ...namedVersionRouteHandlers(deps),
+    ...fileRouteHandlers(deps),
+  ])
+  ;({ db, auth, rootToken, as } = kit)
 })
-afterEach(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
-})
-
-const as =
-  (token: string) =>
-  (path: string, init: RequestInit & { json?: unknown } = {}) => {
-    const { json, ...rest } = init
-    return app.request(path, {
-      ...rest,
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(rest.headers as Record<string, string>),
-      },
-    })
-  }
+afterEach(() => kit.close())
 
 const readText = async (path: string) => new TextDecoder().decode(await db.readFile(path))
-
-async function errorCode(res: Response, status: number): Promise<string> {
-  expect(res.status).toBe(status)
-  return v.parse(errorBodySchema, await res.json()).error.code
-}
 
 /** A token of a user whose group grants `crudli--` under `/home/ada` only. */
 async function userToken(): Promise<string> {

@@ -1,22 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import type { Auth } from '@svcdb/auth'
 import {
   createdShareLinkSchema,
-  errorBodySchema,
   shareLinkSchema,
   shareResultSchema,
   shareSchema,
 } from '@svcdb/contract'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { createEventBus } from '@svcdb/events'
 import type { EventBus } from '@svcdb/events'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
 import { createEmailService } from '../../email'
 import type { EmailService } from '../../email'
 import { startSmtpTestServer } from '../../email/testing/smtp-test-server'
@@ -26,60 +19,40 @@ import { fileRouteHandlers } from '../files/file-route-handlers'
 import { createShareNotifier } from './share-notifier'
 import type { ShareNotifier } from './share-notifier'
 import { shareRouteHandlers } from './share-route-handlers'
+import { errorCode, startRouteTestApp } from '../testing/route-test-app'
+import type { RouteTestApp } from '../testing/route-test-app'
 
-let dir: string
+let kit: RouteTestApp
 let db: Database
 let auth: Auth
 let bus: EventBus
 let email: EmailService
 let notifier: ShareNotifier
 let smtp: SmtpTestServer
-let app: ReturnType<typeof createApp>
 let rootToken: string
+let as: RouteTestApp['as']
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-shares-'))
-  db = await Database.open({ path: dir })
-  auth = createAuth({ store: createMemoryIdentityStore() })
-  const { rootApiKey } = await auth.bootstrap()
-  rootToken = (await auth.exchangeApiKey(rootApiKey as string)).token
   bus = createEventBus()
-  email = createEmailService({ db })
   smtp = await startSmtpTestServer()
-  const logger = createLogger({ level: 'silent' })
-  notifier = createShareNotifier({ auth, email, logger, baseUrl: () => 'http://db.test' })
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: [...shareRouteHandlers({ auth, bus, notifier }), ...fileRouteHandlers({ db, auth })],
-    logger,
+  kit = await startRouteTestApp((deps) => {
+    email = createEmailService({ db: deps.db })
+    notifier = createShareNotifier({
+      auth: deps.auth,
+      email,
+      logger: createLogger({ level: 'silent' }),
+      baseUrl: () => 'http://db.test',
+    })
+    return [...shareRouteHandlers({ auth: deps.auth, bus, notifier }), ...fileRouteHandlers(deps)]
   })
+  ;({ db, auth, rootToken, as } = kit)
 })
 afterEach(async () => {
   await notifier.idle()
   await smtp.close()
   await bus.close()
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await kit.close()
 })
-
-const as =
-  (token: string) =>
-  (path: string, init: RequestInit & { json?: unknown } = {}) => {
-    const { json, ...rest } = init
-    return app.request(path, {
-      ...rest,
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-    })
-  }
-
-async function errorCode(res: Response, status: number): Promise<string> {
-  expect(res.status).toBe(status)
-  return v.parse(errorBodySchema, await res.json()).error.code
-}
 
 async function tokenOf(userId: string): Promise<string> {
   const { key } = await auth.keys.create(await auth.authenticate(rootToken), { userId })
