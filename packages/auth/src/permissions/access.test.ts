@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Group } from '../groups/group'
+import type { Principal } from '../principal'
 import { principalOf } from '../principal'
 import { createAuthHarness } from '../testing/auth-harness'
 import { ROOT_USER_ID } from '../users/user'
@@ -209,5 +210,62 @@ describe('permission resolution properties', () => {
         if (rules.length === 0) expect(keyed.permissions(path)).toBe(own.permissions(path))
       }),
     )
+  })
+})
+
+describe('permissionsBelow', () => {
+  const principal = (rules: Rule[], userId: string | null = 'u1') =>
+    ({ userId, isRoot: false, rules, scoped: rules.length > 0 || userId === null }) as Principal
+  const group = (defaultAllow: string, defaultDeny = '') =>
+    ({ name: 'g', defaultAllow, defaultDeny }) as Group
+
+  it('answers the shared permissions when nothing tells the paths below apart', () => {
+    const access = createAccess(
+      principal([{ '/eng/**': 'cr-dl---' }]),
+      { groups: [group('/**')], shares: [] },
+      createRulesEvaluator([{ '/eng/**': 'cr-dl---' }]),
+    )
+    expect(access.permissionsBelow('/eng')).toBe('cr-dl---')
+    expect(access.permissionsBelow('/eng/a/b')).toBe('cr-dl---')
+  })
+
+  it('answers undefined when a rule, a deny or a share matches only part of the subtree', () => {
+    const byRule = createAccess(
+      principal([{ '/eng/secret/**': '--------' }, { '/eng/**': 'crudl---' }]),
+      { groups: [group('/**')], shares: [] },
+      createRulesEvaluator([{ '/eng/secret/**': '--------' }, { '/eng/**': 'crudl---' }]),
+    )
+    expect(byRule.permissionsBelow('/eng')).toBeUndefined()
+    expect(byRule.permissionsBelow('/eng/secret')).toBe('--------')
+    const byDeny = createAccess(
+      principal([]),
+      { groups: [group('/**', '/eng/secret/**')], shares: [] },
+      createRulesEvaluator([]),
+    )
+    expect(byDeny.permissionsBelow('/eng')).toBeUndefined()
+    expect(byDeny.permissionsBelow('/other')).toBe('crudli--')
+    const byShare = createAccess(
+      principal([]),
+      {
+        groups: [],
+        shares: [
+          { path: '/eng/open', subject: { kind: 'user', userId: 'u1' }, permissions: 'crudl---', createdAt: 0 },
+        ],
+      },
+      createRulesEvaluator([]),
+    )
+    expect(byShare.permissionsBelow('/eng')).toBeUndefined()
+    expect(byShare.permissionsBelow('/eng/open')).toBe('crudl---')
+  })
+
+  it('treats brace and wildcard globs that reach below as non-uniform', () => {
+    const rules = [{ '/{eng,ops}/**': 'crudl---' }]
+    const access = createAccess(
+      principal(rules),
+      { groups: [group('/**')], shares: [] },
+      createRulesEvaluator(rules),
+    )
+    expect(access.permissionsBelow('/eng')).toBe('crudl---')
+    expect(access.permissionsBelow('/')).toBeUndefined()
   })
 })

@@ -54,6 +54,13 @@ export interface Access {
    */
   check(path: string, operation: Operation): void
   /**
+   * The permission string every path strictly below `path` has, when no rule, group glob or
+   * share can tell them apart; `undefined` when some could (the caller must then check each
+   * path below). Recursive operations on a directory (copy, move, delete) use it so that an
+   * allowed ancestor never carries a denied descendant along.
+   */
+  permissionsBelow(path: string): string | undefined
+  /**
    * The items the caller may see (any permission at all), in order, each with its
    * effective permissions; the others are silently left out.
    */
@@ -101,6 +108,18 @@ export function ownPermissionsOf(grants: Grants | 'all'): (path: string) => numb
   }
 }
 
+/** True when the caller's own grants treat every path strictly below `path` alike. */
+export function ownUniformBelow(grants: Grants | 'all'): (path: string) => boolean {
+  if (grants === 'all') return () => true
+  const globs = grants.groups.flatMap((g) =>
+    [g.defaultAllow, g.defaultDeny].filter((p) => p !== '').map((p) => compilePathGlob(p)),
+  )
+  const sharePaths = grants.shares.map((s) => s.path)
+  return (path) =>
+    globs.every((glob) => !glob.leadsTo(path) || glob.coversBelow(path)) &&
+    sharePaths.every((share) => shareCovers(share, path) || !leadsToShare(share, path))
+}
+
 /** Builds the {@link Access} of `principal` from its own grants and its key's rules. */
 export function createAccess(
   principal: Principal,
@@ -108,6 +127,7 @@ export function createAccess(
   rules: CompiledRules,
 ): Access {
   const own = ownPermissionsOf(principal.userId === null ? 'all' : grants)
+  const ownUniform = ownUniformBelow(principal.userId === null ? 'all' : grants)
   // A share key with no rules would otherwise hold everything: it holds nothing.
   const shareKeyWithoutRules = principal.userId === null && !rules.scoped
   const maskOf = (path: string) => (shareKeyWithoutRules ? 0 : rules.evaluateMask(path, own(path)))
@@ -123,6 +143,12 @@ export function createAccess(
       if (permits(permissions(path), operation)) return
       if (denyAs === 'not_found') throw new AuthError('NOT_FOUND', `not found: ${path}`)
       throw new AuthError('FORBIDDEN', `${operation} is not permitted on ${path}`)
+    },
+    permissionsBelow(path) {
+      const target = normalizeTargetPath(path)
+      if (!ownUniform(target) || (rules.scoped && !rules.uniformBelow(target))) return undefined
+      // Every path below is treated alike, so any child name stands for all of them.
+      return permissionString(maskOf(target === '/' ? '/x' : `${target}/x`))
     },
     visible<T>(items: Iterable<T>, pathOf: (item: T) => string) {
       const out: Array<VisibleItem<T>> = []

@@ -28,6 +28,11 @@ export interface PathGlob {
    * leading to a scoped path.
    */
   leadsTo(path: string): boolean
+  /**
+   * True when the glob matches every path strictly below `path`, whatever its name (`/a/**`
+   * covers everything below `/a` and below `/a/b`); false when it cannot tell.
+   */
+  coversBelow(path: string): boolean
 }
 
 /** True for a pattern this library accepts: absolute (`/…`), at most 1024 characters, no NUL. */
@@ -61,6 +66,16 @@ export function compilePathGlob(pattern: string): PathGlob {
           if (typeof part === 'string' ? part !== segment : !part.test(segment)) return false
         }
         return parts.length > segments.length
+      })
+    },
+    coversBelow(path) {
+      const segments = path === '/' ? [] : path.slice(1).split('/')
+      return alternatives.some((parts) => {
+        // A literal prefix of `path` followed by a final `**` (and nothing else).
+        if (parts.length === 0 || parts[parts.length - 1] !== GLOBSTAR) return false
+        const literal = parts.slice(0, -1)
+        if (literal.length > segments.length) return false
+        return literal.every((part, i) => typeof part === 'string' && part === segments[i])
       })
     },
   }

@@ -38,6 +38,8 @@ export interface RulesEvaluator {
 export interface CompiledRules extends RulesEvaluator {
   /** As `evaluate`, on a normalised path and permission masks. */
   evaluateMask(path: string, ownMask: number): number
+  /** True when every path strictly below `path` meets the same rules (see `Access.permissionsBelow`). */
+  uniformBelow(path: string): boolean
 }
 
 interface CompiledRule {
@@ -69,6 +71,8 @@ export function createRulesEvaluator(rules: readonly Rule[]): CompiledRules {
     rules,
     scoped: compiled.length > 0,
     evaluateMask,
+    uniformBelow: (path) =>
+      compiled.every(({ glob }) => !glob.leadsTo(path) || glob.coversBelow(path)),
     evaluate: (path, ownPermissions = FULL_PERMISSIONS) =>
       permissionString(
         evaluateMask(
