@@ -62,6 +62,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     )
   }
   if (deps.observe !== undefined) app.use('*', deps.observe)
+  if (deps.onError !== undefined) {
+    const reportError = deps.onError
+    app.use('*', async (c, next) => {
+      c.set('reportError', reportError)
+      await next()
+    })
+  }
   app.use('*', rawPathGuard)
   const handlers: RouteHandler[] = [
     healthRoute({ version: deps.version ?? SERVER_VERSION, status: deps.health ?? (() => 'ok') }),

@@ -83,6 +83,12 @@ export interface ChunkStore {
    */
   has(hash: Uint8Array, options?: { committed?: boolean }): Promise<boolean>
   /**
+   * The raw length of a stored chunk (as `has`, staged ones included unless `committed: true`),
+   * or `undefined` when it is not stored. Read from the index or the record's header, never
+   * from a caller's claim: a file's chunk list must record what is really stored.
+   */
+  rawSize(hash: Uint8Array, options?: { committed?: boolean }): Promise<number | undefined>
+  /**
    * The raw bytes of a chunk, checked against their framing CRC (and length); a mismatch
    * throws `CONTENT_CORRUPT`, a missing chunk `NOT_FOUND`. Never returns corrupt bytes.
    */

@@ -3,6 +3,7 @@ import type { MetaOp, MetaStore } from '../meta/meta-store'
 import type { CompressionOptions } from './chunk-codec'
 import {
   assertChunkHash,
+  decodeChunkRecordHeader,
   encodeChunkRecord,
   joinChunkRecord,
   openChunkRecord,
@@ -49,6 +50,15 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
       if (options?.committed !== true && (await table.settled(hash))?.record !== undefined)
         return true
       return (await meta.get('chunk', hash)) !== undefined
+    },
+
+    async rawSize(hash, options) {
+      assertOpen()
+      assertChunkHash(hash)
+      const staged =
+        options?.committed === true ? undefined : (await table.settled(hash))?.record
+      const record = staged ?? (await meta.get('chunk', hash))
+      return record === undefined ? undefined : decodeChunkRecordHeader(record).rawLength
     },
 
     async read(hash) {

@@ -181,6 +181,16 @@ export async function createPackChunkStore(
       return (await meta.get('chunkidx', hash)) !== undefined
     },
 
+    async rawSize(hash, options) {
+      assertOpen()
+      assertChunkHash(hash)
+      const staged =
+        options?.committed === true ? undefined : (await table.settled(hash))?.location
+      if (staged !== undefined) return staged.rawLength
+      const entry = await meta.get('chunkidx', hash)
+      return entry === undefined ? undefined : decodePackLocation(entry).rawLength
+    },
+
     async read(hash) {
       assertOpen()
       assertChunkHash(hash)

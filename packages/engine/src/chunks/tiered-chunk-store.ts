@@ -54,9 +54,20 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
     async has(hash, options) {
       return (await small.has(hash, options)) || large.has(hash, options)
     },
+    async rawSize(hash, options) {
+      return (await small.rawSize(hash, options)) ?? large.rawSize(hash, options)
+    },
     async read(hash, options) {
-      // A chunk larger than the inline limit can only be in the large tier.
-      if (options?.size !== undefined && options.size > inline) return large.read(hash)
+      // A chunk larger than the inline limit belongs in the large tier: look there first. The
+      // size is only a hint (a file's record could be wrong), so a miss tries the other tier.
+      if (options?.size !== undefined && options.size > inline) {
+        try {
+          return await large.read(hash)
+        } catch (err) {
+          if (!isEngineError(err, 'NOT_FOUND')) throw err
+          return readSmall(hash, options.bypassCache)
+        }
+      }
       try {
         return await readSmall(hash, options?.bypassCache)
       } catch (err) {

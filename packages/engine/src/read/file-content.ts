@@ -1,5 +1,5 @@
 import type { ChunkStore } from '../chunks/chunk-store'
-import { EngineError } from '../errors'
+import { EngineError, isEngineError } from '../errors'
 import type { ObjectReader } from '../objects/object-store'
 import type { ChunkRef, FileObject } from '../objects/tree-objects'
 
@@ -38,6 +38,9 @@ async function* chunkRefs(
   }
 }
 
+/** The part of one chunk to yield, `[from, to)`, and the chunk's recorded size. */
+type Slice = [from: number, to: number, size: number]
+
 /**
  * The bytes of `range` of a file, one slice per chunk, read one chunk ahead of the consumer
  * so storage reads overlap with whatever the consumer does.
@@ -49,25 +52,35 @@ export async function* readFileContent(
   range: ByteRange,
 ): AsyncGenerator<Uint8Array> {
   let ahead: Promise<Uint8Array> | undefined
-  let aheadSlice: [number, number] = [0, 0]
+  let aheadSlice: Slice = [0, 0, 0]
   for await (const [ref, offset] of chunkRefs(objects, file, range.start)) {
     if (offset + ref.size <= range.start) continue
     if (offset > range.end) break
-    const read = chunks.read(ref.hash, { size: ref.size })
-    const slice: [number, number] = [
+    const read = chunks.read(ref.hash, { size: ref.size }).catch(missingIsCorrupt)
+    // Handled at once: the read may fail while an earlier chunk is awaited or yielded, or
+    // after the consumer stopped; it is surfaced when awaited, never as an unhandled rejection.
+    read.catch(() => undefined)
+    const slice: Slice = [
       Math.max(0, range.start - offset),
       Math.min(ref.size, range.end - offset + 1),
+      ref.size,
     ]
     if (ahead !== undefined) yield checked(await ahead, aheadSlice)
     ahead = read
     aheadSlice = slice
-    read.catch(() => undefined) // surfaced when awaited; avoids an unhandled rejection meanwhile
   }
   if (ahead !== undefined) yield checked(await ahead, aheadSlice)
 }
 
-function checked(bytes: Uint8Array, [from, to]: [number, number]): Uint8Array {
-  if (bytes.length < to)
-    throw new EngineError('CONTENT_CORRUPT', 'a stored chunk is shorter than recorded')
+/** A chunk a file names but the store lacks is damage, not an absent file. */
+function missingIsCorrupt(err: unknown): never {
+  if (isEngineError(err, 'NOT_FOUND'))
+    throw new EngineError('CONTENT_CORRUPT', 'a chunk of the file is missing', { cause: err })
+  throw err
+}
+
+function checked(bytes: Uint8Array, [from, to, size]: Slice): Uint8Array {
+  if (bytes.length !== size)
+    throw new EngineError('CONTENT_CORRUPT', 'a stored chunk is not the size its file records')
   return from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to)
 }

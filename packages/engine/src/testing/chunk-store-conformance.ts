@@ -151,6 +151,22 @@ export function runChunkStoreConformance(
       }
     })
 
+    it('reports the real raw size of what it stored, staged or committed', async () => {
+      const f = await open()
+      const chunks = [pseudoRandomBytes(10, 11), prose(70_000, 12), pseudoRandomBytes(200_000, 13)]
+      const missing = await idOf(pseudoRandomBytes(10, 14))
+      const results = await stageAll(f, chunks)
+      for (const c of chunks) {
+        expect(await f.store.rawSize(await idOf(c))).toBe(c.length)
+        expect(await f.store.rawSize(await idOf(c), { committed: true })).toBeUndefined()
+      }
+      await commit(f, results)
+      for (const c of chunks) {
+        expect(await f.store.rawSize(await idOf(c), { committed: true })).toBe(c.length)
+      }
+      expect(await f.store.rawSize(missing)).toBeUndefined()
+    })
+
     it('reports a chunk it never stored as missing', async () => {
       const f = await open()
       const hash = await idOf(pseudoRandomBytes(100, 5))

@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openMemoryDatabase, rejectsWith } from '../../test/engine-test-kit'
 import { createChunker } from '../chunking/fastcdc'
+import { Database } from '../database'
 import { createHasher } from '../hashing/create-hasher'
 import { toHex } from '../internal/hex'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
@@ -61,5 +65,40 @@ describe('chunk uploads', () => {
     await rejectsWith(db.stat('/f'), 'NOT_FOUND')
     expect((await db.putChunk(c.hash, c.bytes)).isNew).toBe(false)
     await db.close()
+  })
+})
+
+describe('chunk uploads with lying sizes', () => {
+  it('refuses a commit whose sizes differ from the stored chunks, on disk, and reads stay whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svcdb-sizes-'))
+    const db = await Database.open({ path: dir })
+    try {
+      const small = pseudoRandomBytes(10, 3)
+      const [ten] = await cut(small)
+      const [big] = await cut(pseudoRandomBytes(100_000, 4))
+      if (ten === undefined || big === undefined) throw new Error('no chunks')
+      await db.putChunk(ten.hash, ten.bytes)
+      await db.putChunk(big.hash, big.bytes)
+      const before = db.version
+      for (const lie of [
+        [{ hash: ten.hash, size: 200_000 }, { hash: ten.hash, size: 200_000 }],
+        [{ hash: big.hash, size: 16 }],
+        [{ hash: ten.hash, size: 10 }, { hash: big.hash, size: 99_999 }],
+      ]) {
+        await rejectsWith(db.writeChunks('/u/boom.bin', lie), 'INVALID_INPUT')
+      }
+      expect(db.version).toBe(before)
+      const ok = await db.writeChunks('/u/ok.bin', [
+        { hash: ten.hash, size: 10 },
+        { hash: big.hash, size: big.size },
+      ])
+      expect(ok.size).toBe(10 + big.size)
+      const back = await db.readFile('/u/ok.bin')
+      expect(Buffer.from(back.subarray(0, 10)).equals(Buffer.from(small))).toBe(true)
+      expect(back.length).toBe(ok.size)
+    } finally {
+      await db.close()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

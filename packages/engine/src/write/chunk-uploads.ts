@@ -60,7 +60,9 @@ export async function missingChunks(
 
 /**
  * The content of a file assembled from stored chunks: every chunk must be committed (they
- * are pinned against GC through `lease` first), and `contentHash`, when given, must match.
+ * are pinned against GC through `lease` first) and declared with its real raw size (a size
+ * the store does not confirm is refused: it would make reads fail and let two different
+ * contents share a content hash), and `contentHash`, when given, must match.
  */
 export async function contentFromChunks(
   core: EngineCore,
@@ -72,6 +74,7 @@ export async function contentFromChunks(
   const ids = core.objects.hasher.createStream()
   ids.update(CONTENT_PREFIX)
   let size = 0
+  const missing: string[] = []
   for (const ref of refs) {
     if (!Number.isSafeInteger(ref.size) || ref.size < 1 || ref.size > CHUNK_SIZES.maxSize)
       throw new EngineError(
@@ -81,14 +84,20 @@ export async function contentFromChunks(
     const hash = parseHash(ref.hash)
     const sweeping = lease.add(hash)
     if (sweeping !== undefined) await sweeping
-    chunks.push({ hash, size: ref.size })
+    const stored = await core.chunks.rawSize(hash, { committed: true })
+    if (stored === undefined) {
+      missing.push(ref.hash.toLowerCase())
+      continue
+    }
+    if (stored !== ref.size)
+      throw new EngineError(
+        'INVALID_INPUT',
+        `chunk ${ref.hash.toLowerCase()} is ${stored} bytes, not ${ref.size}`,
+      )
+    chunks.push({ hash, size: stored })
     ids.update(hash)
-    size += ref.size
+    size += stored
   }
-  const missing = await missingChunks(
-    core.chunks,
-    refs.map((r) => r.hash),
-  )
   if (missing.length > 0) {
     throw new EngineError(
       'INVALID_INPUT',

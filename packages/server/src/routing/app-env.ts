@@ -5,5 +5,7 @@ export interface AppEnv {
   Variables: {
     /** The caller, set by the auth guard; absent on `none` routes without a credential. */
     principal: Principal | undefined
+    /** Reports an error met after the answer's headers went out (health watches them). */
+    reportError: ((err: unknown) => void) | undefined
   }
 }

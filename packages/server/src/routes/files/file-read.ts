@@ -4,6 +4,7 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../../routing/app-env'
 import { parseRange } from './byte-range'
 import { entryView } from './entry-view'
+import { guardedReadStream } from './guarded-read-stream'
 import { allow } from './file-access'
 
 /** What `GET /files/{path}` reads: one version, pinned for the whole answer. */
@@ -79,7 +80,9 @@ export async function answerRead(
     const bytes = await source.readFile(entry.path)
     return c.body(bytes.subarray(start, end + 1) as Uint8Array<ArrayBuffer>, status, headers)
   }
-  return c.body(source.createReadStream(entry.path, { start, end }), status, headers)
+  const stream = source.createReadStream(entry.path, { start, end })
+  const report = c.get('reportError') ?? (() => undefined)
+  return c.body(await guardedReadStream(stream, report), status, headers)
 }
 
 function matchesEtag(header: string, hash: string): boolean {
