@@ -14,6 +14,7 @@ import {
   permits,
 } from './permission-flags'
 import type { Operation } from './permission-flags'
+import { ruleEntry } from './rule'
 import type { CompiledRules } from './rules-evaluator'
 
 /** How a denial is answered: 404 for scoped keys (spec rule 8), 403 otherwise. */
@@ -60,6 +61,12 @@ export interface Access {
    * allowed ancestor never carries a denied descendant along.
    */
   permissionsBelow(path: string): string | undefined
+  /**
+   * True when the caller may create or update some path: its own grants (root, a group, a
+   * share) and, for a key, some rule, grant `c` or `u`. Uploads of chunks need it, so that a
+   * read-only credential can neither store bytes nor probe what is stored.
+   */
+  readonly mayWriteSomewhere: boolean
   /**
    * The items the caller may see (any permission at all), in order, each with its
    * effective permissions; the others are silently left out.
@@ -132,6 +139,15 @@ export function createAccess(
   const shareKeyWithoutRules = principal.userId === null && !rules.scoped
   const maskOf = (path: string) => (shareKeyWithoutRules ? 0 : rules.evaluateMask(path, own(path)))
   const denyAs: DenyAs = principal.scoped ? 'not_found' : 'forbidden'
+  const WRITE_MASK = permissionMask('cu------')
+  const ownWrites =
+    principal.userId === null ||
+    grants === 'all' ||
+    grants.groups.some((g) => g.defaultAllow !== '') ||
+    grants.shares.some((s) => (permissionMask(s.permissions) & WRITE_MASK) !== 0)
+  const rulesWrite =
+    !rules.scoped ||
+    rules.rules.some((rule) => (permissionMask(ruleEntry(rule)[1]) & WRITE_MASK) !== 0)
   const permissions = (path: string) => permissionString(maskOf(normalizeTargetPath(path)))
   return {
     principal,
@@ -144,6 +160,7 @@ export function createAccess(
       if (denyAs === 'not_found') throw new AuthError('NOT_FOUND', `not found: ${path}`)
       throw new AuthError('FORBIDDEN', `${operation} is not permitted on ${path}`)
     },
+    mayWriteSomewhere: !shareKeyWithoutRules && ownWrites && rulesWrite,
     permissionsBelow(path) {
       const target = normalizeTargetPath(path)
       if (!ownUniform(target) || (rules.scoped && !rules.uniformBelow(target))) return undefined

@@ -1,4 +1,4 @@
-import type { Auth } from '@svcdb/auth'
+import type { Access, Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { Database } from '@svcdb/engine'
 import { CHUNK_SIZES, normalizePath } from '@svcdb/engine'
@@ -7,6 +7,8 @@ import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { accessOf, allow } from '../files/file-access'
 import { requestBody } from '../versions/request-body'
+import { createChunkPossession, possessionOwner } from './chunk-possession'
+import type { ChunkPossession } from './chunk-possession'
 
 /** Reads a chunk body, refusing one larger than the chunker's maximum before buffering it. */
 async function chunkBody(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
@@ -21,22 +23,57 @@ async function chunkBody(source: AsyncIterable<Uint8Array>): Promise<Uint8Array>
   return Buffer.concat(parts)
 }
 
+/** Throws unless the caller may create or update somewhere (chunks serve only writes). */
+function assertMayUpload(access: Access): void {
+  if (!access.mayWriteSomewhere)
+    throw new ServerError('FORBIDDEN', 'uploads need create or update permission on some path')
+}
+
 /** `/uploads/*`: check, send missing chunks, commit (DESIGN §7.1). */
-export function uploadRouteHandlers(ctx: { db: Database; auth: Auth }): RouteHandler[] {
+export function uploadRouteHandlers(ctx: {
+  db: Database
+  auth: Auth
+  possession?: ChunkPossession
+}): RouteHandler[] {
   const { db, auth } = ctx
+  const possession = ctx.possession ?? createChunkPossession()
   return [
     handleRoute(routes.uploadsCheck, async (c, { body }) => {
-      return c.json({ missing: await db.missingChunks(body.hashes) }, 200)
+      const access = await accessOf(c, auth)
+      assertMayUpload(access)
+      if (access.principal.isRoot)
+        return c.json({ missing: await db.missingChunks(body.hashes) }, 200)
+      // Anyone else learns only about the chunks it sent itself: whether some content is
+      // stored elsewhere in the database is not theirs to know.
+      const owner = possessionOwner(access.principal)
+      const held = body.hashes.filter((h) => possession.sizeOf(owner, h) !== undefined)
+      const gone = new Set(await db.missingChunks(held))
+      const missing = body.hashes
+        .map((h) => h.toLowerCase())
+        .filter((h) => gone.has(h) || possession.sizeOf(owner, h) === undefined)
+      return c.json({ missing: [...new Set(missing)] }, 200)
     }),
     handleRoute(routes.uploadsChunk, async (c, { params }) => {
+      const access = await accessOf(c, auth)
+      assertMayUpload(access)
       const declared = Number(c.req.header('content-length'))
       if (Number.isFinite(declared) && declared > CHUNK_SIZES.maxSize)
         throw new ServerError(
           'PAYLOAD_TOO_LARGE',
           `a chunk is at most ${CHUNK_SIZES.maxSize} bytes`,
         )
-      const { isNew } = await db.putChunk(params.hash, await chunkBody(requestBody(c)))
-      return c.json({ hash: params.hash.toLowerCase(), stored: isNew }, isNew ? 201 : 200)
+      const bytes = await chunkBody(requestBody(c))
+      const { isNew } = await db.putChunk(params.hash, bytes)
+      const hash = params.hash.toLowerCase()
+      const firstFromCaller = possession.record(
+        possessionOwner(access.principal),
+        hash,
+        bytes.length,
+      )
+      // `stored` says whether the chunk is new to the caller (root: to the database), so that
+      // sending a guessed chunk never confirms that someone else stored it.
+      const stored = access.principal.isRoot ? isNew : firstFromCaller
+      return c.json({ hash, stored }, stored ? 201 : 200)
     }),
     handleRoute(routes.uploadsCommit, async (c, { query, body }) => {
       const path = normalizePath(body.path)
@@ -47,6 +84,22 @@ export function uploadRouteHandlers(ctx: { db: Database; auth: Auth }): RouteHan
         () => false,
       )
       allow(access, path, exists ? 'update' : 'create')
+      if (!access.principal.isRoot) {
+        const owner = possessionOwner(access.principal)
+        for (const chunk of body.chunks) {
+          const size = possession.sizeOf(owner, chunk.hash)
+          if (size === undefined)
+            throw new ServerError(
+              'BAD_REQUEST',
+              `chunk ${chunk.hash.toLowerCase()} was not sent by this caller: PUT /uploads/chunks/${chunk.hash.toLowerCase()} first`,
+            )
+          if (size !== chunk.size)
+            throw new ServerError(
+              'BAD_REQUEST',
+              `chunk ${chunk.hash.toLowerCase()} is ${size} bytes, not ${chunk.size}`,
+            )
+        }
+      }
       const written = await target.writeChunks(path, body.chunks, {
         contentType: body.content_type ?? 'application/octet-stream',
         ...(body.hash === undefined ? {} : { contentHash: body.hash }),
