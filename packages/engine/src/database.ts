@@ -43,7 +43,9 @@ import { assertRefName, HEAD, refKey } from './versions/ref-names'
 import { moveRefMutation } from './versions/ref-mutations'
 import { restoreFileMutation } from './versions/restore-file'
 import { Snapshots } from './versions/snapshots'
-import { resolveVersion } from './versions/version-spec'
+import { namesHash, resolveVersion, resolveVersionRoot } from './versions/version-spec'
+import { RootCheckedView } from './versions/root-checked-view'
+import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './workspace'
 import { Workspace } from './workspace'
@@ -136,14 +138,17 @@ export class Database extends Workspace {
   }
 
   /**
-   * A read-only view of a stored version: a hex hash, `{ snapshot }` or `{ version }`
+   * A read-only view of a stored version: a hex hash, `{ snapshot }` or `{ version }`. A hash
+   * must be a version's root (HEAD, a snapshot, a fork, an import or one the version log
+   * records); any other, a directory's hash included, reads as `NOT_FOUND`
    * (`INVALID_HASH` for a malformed hash, `NOT_FOUND` for an unknown snapshot; reads of an
    * unknown hash fail with `NOT_FOUND`).
    */
   at(version: string | { snapshot: string } | { version: string }): TreeView {
     this.core.assertOpen()
     const spec = typeof version === 'string' ? { version } : version
-    return this.core.viewOf(resolveVersion(this.core, spec))
+    const root = resolveVersion(this.core, spec)
+    return namesHash(spec) ? new RootCheckedView(this.core, root) : this.core.viewOf(root)
   }
 
   /**
@@ -152,6 +157,7 @@ export class Database extends Workspace {
    */
   async promote(version: string): Promise<{ version: string; previous: string }> {
     const root = parseHash(version)
+    await assertVersionRoot(this.core, root)
     return withStoredVersion(this.core, root, () =>
       this.core.submit(
         moveRefMutation(HEAD, { root }, 'promote', [refKey('import', version.toLowerCase())]),
@@ -175,7 +181,7 @@ export class Database extends Workspace {
     from: { snapshot: string } | { version: string },
   ): Promise<ChangeResult> {
     this.core.assertOpen()
-    const root = resolveVersion(this.core, from)
+    const root = await resolveVersionRoot(this.core, from)
     return withStoredVersion(this.core, root, () =>
       this.core.submit(restoreFileMutation(HEAD, path, root)),
     )
@@ -222,8 +228,8 @@ export class Database extends Workspace {
     signal?: AbortSignal
   }): AsyncGenerator<EntryDifference> {
     this.core.assertOpen()
-    const from = resolveVersion(this.core, options.from)
-    const to = resolveVersion(this.core, options.to)
+    const from = await resolveVersionRoot(this.core, options.from)
+    const to = await resolveVersionRoot(this.core, options.to)
     yield* diffEntries(
       this.core.objects,
       from,

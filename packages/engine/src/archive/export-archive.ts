@@ -1,6 +1,6 @@
 import type { EngineCore } from '../engine-core'
 import { HashSet } from '../internal/hash-set'
-import { resolveVersion } from '../versions/version-spec'
+import { resolveVersionRoot } from '../versions/version-spec'
 import type { VersionSpec } from '../versions/version-spec'
 import { ARCHIVE_FORMAT_VERSION, createArchiveWriter } from './archive-codec'
 import type { ArchiveHeader } from './archive-codec'
@@ -36,8 +36,8 @@ export async function* writeArchive(
   options: ExportOptions = {},
 ): AsyncGenerator<Uint8Array> {
   core.assertOpen()
-  const target = resolveVersion(core, to)
-  const base = from === null ? undefined : resolveVersion(core, from)
+  const target = await resolveVersionRoot(core, to)
+  const base = from === null ? undefined : await resolveVersionRoot(core, from)
   const lease = core.fence.lease()
   try {
     for (const root of base === undefined ? [target] : [target, base]) {

@@ -123,11 +123,11 @@ describe('gc (memory-level)', () => {
     await db.writeFile('/doc', 'v1')
     const v1 = db.head()
     await db.writeFile('/doc', 'v2')
-    for (const name of ['/p', '/q', '/r']) await db.writeFile(name, name)
-    // v1 has left the log window: only the export's pin holds it.
     const exporting = db.exportArchive({ version: v1 })
     const first = await exporting.next()
     expect(first.done).toBe(false)
+    for (const name of ['/p', '/q', '/r']) await db.writeFile(name, name)
+    // v1 has left the log window: only the export's pin holds it.
     await db.gc()
     const rest: Uint8Array[] = []
     for await (const part of exporting) rest.push(part)

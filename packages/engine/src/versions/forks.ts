@@ -4,7 +4,7 @@ import { toHex } from '../internal/hex'
 import { withStoredVersion } from './existing-version'
 import { assertRefName, HEAD, namesOf, refKey } from './ref-names'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
-import { resolveVersion } from './version-spec'
+import { resolveVersionRoot } from './version-spec'
 import type { VersionSpec } from './version-spec'
 
 /** A writable line of versions beside HEAD. */
@@ -33,7 +33,9 @@ export class Forks {
   async create(name: string, options: { base?: VersionSpec } = {}): Promise<ForkInfo> {
     assertRefName('fork', name)
     const from =
-      options.base === undefined ? { ref: HEAD } : { root: resolveVersion(this.core, options.base) }
+      options.base === undefined
+        ? { ref: HEAD }
+        : { root: await resolveVersionRoot(this.core, options.base) }
     const run = () => this.core.submit(createRefMutation('fork', name, from))
     const { version, createdAt } =
       'root' in from ? await withStoredVersion(this.core, from.root, run) : await run()

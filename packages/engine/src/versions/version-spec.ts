@@ -2,6 +2,7 @@ import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { parseHash } from '../internal/hex'
 import { assertRefName, HEAD, refKey } from './ref-names'
+import { assertVersionRoot } from './version-roots'
 
 /** A version named by snapshot, by hex hash, or HEAD when omitted. */
 export type VersionSpec = string | { snapshot: string } | { version: string } | undefined
@@ -21,6 +22,23 @@ export function resolveVersion(core: EngineCore, spec: VersionSpec): Uint8Array 
   if ('snapshot' in spec) return snapshotRoot(core, spec.snapshot)
   if ('version' in spec) return parseHash(spec.version)
   throw new EngineError('INVALID_HASH', 'a version is a snapshot name or a hex hash')
+}
+
+/**
+ * As {@link resolveVersion}, and a hash must be a version's root (`NOT_FOUND` otherwise): a
+ * directory's hash never passes for a version.
+ */
+export async function resolveVersionRoot(core: EngineCore, spec: VersionSpec): Promise<Uint8Array> {
+  const root = resolveVersion(core, spec)
+  if (namesHash(spec)) await assertVersionRoot(core, root)
+  return root
+}
+
+/** True when `spec` names a version by hash rather than by ref. */
+export function namesHash(spec: VersionSpec): boolean {
+  if (spec === undefined) return false
+  if (typeof spec === 'string') return HEX_HASH.test(spec)
+  return 'version' in spec
 }
 
 function snapshotRoot(core: EngineCore, name: string): Uint8Array {

@@ -1,0 +1,38 @@
+import type { EngineCore } from '../engine-core'
+import { readVersionLog } from '../database-state'
+import { EngineError } from '../errors'
+import { sameBytes, toHex } from '../internal/hex'
+
+/** Roots confirmed per open database: a hash once a version's root stays one. */
+const confirmed = new WeakMap<EngineCore, Set<string>>()
+const MAX_CONFIRMED = 1024
+
+/**
+ * True when `root` is the root of a version this database has had: HEAD, a snapshot, a fork,
+ * an imported version, or any root the version log records. A directory's hash is not a
+ * version: reading "a version" rooted at `/eng` would check permissions against the wrong
+ * paths, so such a hash must never be accepted where a version is.
+ */
+export async function isVersionRoot(core: EngineCore, root: Uint8Array): Promise<boolean> {
+  core.assertOpen()
+  for (const value of core.state.refs.values()) if (sameBytes(value, root)) return true
+  const hex = toHex(root)
+  const known = confirmed.get(core)
+  if (known?.has(hex) === true) return true
+  for await (const record of readVersionLog(core.meta, { reverse: true })) {
+    if (record.to === hex || record.from === hex) {
+      const set = known ?? new Set<string>()
+      if (set.size >= MAX_CONFIRMED) set.clear()
+      set.add(hex)
+      confirmed.set(core, set)
+      return true
+    }
+  }
+  return false
+}
+
+/** Throws `NOT_FOUND` unless `root` is a version's root (see {@link isVersionRoot}). */
+export async function assertVersionRoot(core: EngineCore, root: Uint8Array): Promise<void> {
+  if (!(await isVersionRoot(core, root)))
+    throw new EngineError('NOT_FOUND', `version ${toHex(root)} is not stored`)
+}
