@@ -118,6 +118,25 @@ describe('createEventFilter', () => {
     expect(filter(indexes('/a'))).toBeUndefined()
   })
 
+  it('drops snapshot, fork and metrics events for a subscriber kept from the inventory', () => {
+    let sees = false
+    const filter = createEventFilter({ canRead: () => true, canSeeInventory: () => sees })
+    expect(filter(snapshot)).toBeUndefined()
+    expect(filter(metrics)).toBeUndefined()
+    expect(filter(created('/a'))).toBeDefined()
+    expect(filter(heartbeat)).toBe(heartbeat)
+    sees = true
+    expect(filter(snapshot)).toBe(snapshot)
+    expect(filter(metrics)).toBe(metrics)
+    const throwing = createEventFilter({
+      canSeeInventory: () => {
+        throw new Error('lookup failed')
+      },
+    })
+    expect(throwing(snapshot)).toBeUndefined()
+    expect(createEventFilter({})(snapshot)).toBe(snapshot)
+  })
+
   it('never delivers an entry the subscriber may not read (property)', () => {
     const path = fc.constantFrom('/a', '/a/b', '/ab', '/b/c', '/b', '/c/d/e')
     fc.assert(

@@ -17,6 +17,13 @@ export interface EventFilterOptions {
    * Called synchronously for every event, so it must be cheap.
    */
   readonly canRead?: ((path: string) => boolean) | undefined
+  /**
+   * Authorization: whether the subscriber may see the whole database's inventory. When it
+   * answers false, `versions_created` (every snapshot and fork name) and `metrics` (the
+   * database's counts and sizes) are dropped; absence keeps them. A throwing predicate
+   * denies. Called synchronously for those events, so it must be cheap.
+   */
+  readonly canSeeInventory?: (() => boolean) | undefined
 }
 
 /** Keeps, trims or drops one event: the event to deliver, or undefined to drop it. */
@@ -24,7 +31,7 @@ export type EventFilter = (envelope: EventEnvelope) => EventEnvelope | undefined
 
 /**
  * Compiles the stream filters of the spec (`events`, `path_prefix`) and the per-subscriber
- * authorization predicate into one function. Authorization runs first, so the path filter
+ * authorization predicates into one function. Authorization runs first, so the path filter
  * only ever sees entries the subscriber may read.
  *
  * @example
@@ -41,6 +48,18 @@ export function createEventFilter(options: EventFilterOptions = {}): EventFilter
       : (path: string) => {
           try {
             return canRead(path) === true
+          } catch {
+            return false
+          }
+        }
+
+  const inventory = options.canSeeInventory
+  const seesInventory =
+    inventory === undefined
+      ? () => true
+      : () => {
+          try {
+            return inventory() === true
           } catch {
             return false
           }
@@ -71,6 +90,10 @@ export function createEventFilter(options: EventFilterOptions = {}): EventFilter
         if (prefix !== undefined && !path.startsWith(prefix)) return undefined
         return envelope
       }
+      case 'versions_created':
+      case 'metrics':
+        if (!seesInventory()) return undefined
+        return prefix === undefined ? envelope : undefined
       default:
         return prefix === undefined ? envelope : undefined
     }
