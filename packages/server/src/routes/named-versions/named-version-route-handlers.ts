@@ -2,6 +2,7 @@ import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { Database } from '@svcdb/engine'
 import { normalizePath } from '@svcdb/engine'
+import { checkInventory, seesInventory } from '../../auth/inventory-access'
 import type { RouteHandler } from '../../routing/route-handler'
 import { handleRoute } from '../../routing/route-handler'
 import { accessOf, allow } from '../files/file-access'
@@ -17,7 +18,9 @@ export interface NamedVersionRoutesContext {
 /**
  * Snapshots, forks, history and restore (DESIGN §7.1). A snapshot or fork spans the whole
  * tree, so a non-root caller needs `create` on `/` to make one and `delete` on `/` to drop a
- * snapshot; moving HEAD and managing forks is root's (the route table says so).
+ * snapshot; moving HEAD and managing forks is root's (the route table says so). Listing
+ * snapshots or forks, or a history's snapshot points, takes `list` on `/` and is never a share
+ * link's: names and hashes of whole-tree versions are the database's inventory.
  */
 export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): RouteHandler[] {
   const { db, auth } = ctx
@@ -31,6 +34,7 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
       return c.json(snapshotView(snapshot), 201)
     }),
     handleRoute(routes.snapshotsList, async (c) => {
+      checkInventory(await accessOf(c, auth), '/versions/snapshots')
       const items = await db.snapshots.list()
       return c.json({ items: items.map(snapshotView) }, 200)
     }),
@@ -52,6 +56,7 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
       return c.json(forkView(fork), 201)
     }),
     handleRoute(routes.forksList, async (c) => {
+      checkInventory(await accessOf(c, auth), '/versions/forks')
       const items = await db.forks.list()
       return c.json({ items: items.map(forkView) }, 200)
     }),
@@ -65,8 +70,13 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
     }),
     handleRoute(routes.versionsHistory, async (c) => {
       const path = normalizePath(rawFilePath(c, '/versions/history/'))
-      allow(await accessOf(c, auth), path, 'read')
-      const items = await db.history(path)
+      const access = await accessOf(c, auth)
+      allow(access, path, 'read')
+      const history = await db.history(path)
+      // Every snapshot is a point of every path's history: naming them is the inventory's.
+      const items = seesInventory(access)
+        ? history
+        : history.filter((i) => i.snapshot === undefined)
       return c.json({ path, items: items.map(historyEntryView) }, 200)
     }),
     handleRoute(routes.versionsRestorePath, async (c, { body }) => {

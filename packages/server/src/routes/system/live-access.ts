@@ -1,5 +1,6 @@
 import type { Access, Auth } from '@svcdb/auth'
 import type { EventBus } from '@svcdb/events'
+import { seesInventory } from '../../auth/inventory-access'
 import type { Authenticator } from '../../routing/principal'
 
 /** Tells every open stream that permissions changed somewhere. */
@@ -29,6 +30,8 @@ export function createPermissionWatch(bus: EventBus): PermissionWatch {
 export interface LiveAccess {
   /** Synchronous, for the bus filter: the permissions as last resolved. */
   allows(path: string): boolean
+  /** Synchronous, as `allows`: may the caller see snapshots, forks and metrics (`list` on `/`)? */
+  seesInventory(): boolean
   stop(): void
 }
 
@@ -93,5 +96,9 @@ export async function watchAccess(options: WatchAccessOptions): Promise<LiveAcce
     unlisten()
     clearInterval(timer)
   }
-  return { allows: (path) => access?.allows(path, 'read') ?? false, stop }
+  return {
+    allows: (path) => access?.allows(path, 'read') ?? false,
+    seesInventory: () => access !== undefined && seesInventory(access),
+    stop,
+  }
 }

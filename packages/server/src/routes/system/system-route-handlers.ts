@@ -3,6 +3,7 @@ import type { Auth } from '@svcdb/auth'
 import type { Database } from '@svcdb/engine'
 import { createSseStream, envelopeToSseMessage, parseEventsParam, SSE_HEADERS } from '@svcdb/events'
 import type { EventBus } from '@svcdb/events'
+import { checkInventory, seesServerPaths } from '../../auth/inventory-access'
 import { ServerError } from '../../errors/server-error'
 import type { DiskSampler } from '../../observability/disk-sampler'
 import type { ServerMetrics } from '../../observability/server-metrics'
@@ -11,6 +12,7 @@ import type { StatsIdentity } from '../../observability/stats-snapshot'
 import type { Authenticator } from '../../routing/principal'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
+import { accessOf } from '../files/file-access'
 import { createPermissionWatch, watchAccess } from './live-access'
 import type { PermissionWatch } from './live-access'
 
@@ -31,15 +33,25 @@ export interface SystemRoutesContext {
   accessRefreshMs?: number
 }
 
-/** `/system/stats`, `/system/metrics` and `/system/events` (token). */
+/**
+ * `/system/stats`, `/system/metrics` and `/system/events` (token). Stats and metrics describe
+ * the whole database, so they take `list` on `/` and are never a share link's; the
+ * database's filesystem path is root's alone.
+ */
 export function systemRouteHandlers(ctx: SystemRoutesContext): RouteHandler[] {
   // Made with the first stream, so a server without streams holds no extra subscription.
   let watch: PermissionWatch | undefined
+  // Empty rather than absent, so the stats keep the spec's shape for every caller.
+  const hiddenPath = { ...ctx.identity, databasePath: '' }
   return [
-    handleRoute(routes.systemStats, (c) =>
-      c.json(statsSnapshot(ctx.db.stats(), ctx.disk.latest(), ctx.identity, ctx.now()), 200),
-    ),
+    handleRoute(routes.systemStats, async (c) => {
+      const access = await accessOf(c, ctx.auth)
+      checkInventory(access, '/system/stats')
+      const identity = seesServerPaths(access.principal) ? ctx.identity : hiddenPath
+      return c.json(statsSnapshot(ctx.db.stats(), ctx.disk.latest(), identity, ctx.now()), 200)
+    }),
     handleRoute(routes.systemMetrics, async (c) => {
+      checkInventory(await accessOf(c, ctx.auth), '/system/metrics')
       const text = await ctx.metrics.registry.metrics()
       return c.body(text, 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' })
     }),
@@ -65,6 +77,7 @@ export function systemRouteHandlers(ctx: SystemRoutesContext): RouteHandler[] {
         pathPrefix: query.path_prefix,
         lastEventId: c.req.header('last-event-id'),
         canRead: (path) => access.allows(path),
+        canSeeInventory: () => access.seesInventory(),
       })
       const signal = AbortSignal.any([c.req.raw.signal, ctx.shutdown, revoked.signal])
       signal.addEventListener('abort', () => access.stop(), { once: true })

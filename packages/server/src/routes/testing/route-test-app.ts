@@ -34,7 +34,7 @@ export interface RouteTestApp {
 
 /** Starts the routes `handlers` makes on a fresh database and identity store. */
 export async function startRouteTestApp(
-  handlers: (deps: { db: Database; auth: Auth }) => RouteHandler[],
+  handlers: (deps: { db: Database; auth: Auth; dir: string }) => RouteHandler[],
 ): Promise<RouteTestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'svcdb-routes-'))
   const db = await Database.open({ path: dir })
@@ -43,7 +43,7 @@ export async function startRouteTestApp(
   const rootToken = (await auth.exchangeApiKey(rootApiKey as string)).token
   const app = createApp({
     authenticator: createBearerAuthenticator(auth),
-    handlers: handlers({ db, auth }),
+    handlers: handlers({ db, auth, dir }),
     logger: createLogger({ level: 'silent' }),
   })
   return {
