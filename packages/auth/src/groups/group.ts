@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { AuthError } from '../errors'
 import { parseInput } from '../internal/parse-input'
+import { MAX_GLOB_ALTERNATIVES, countGlobAlternatives } from '../permissions/glob-alternatives'
 import { isPathPattern } from '../permissions/path-glob'
 
 /**
@@ -83,6 +84,10 @@ const operatorsOf: Record<SafeQueryField, readonly QueryOperator[]> = {
 const pattern = v.pipe(
   v.string('must be a string'),
   v.check((s) => s === '' || isPathPattern(s), 'must be an absolute path pattern or empty'),
+  v.check(
+    (s) => countGlobAlternatives(s) <= MAX_GLOB_ALTERNATIVES,
+    `its brace sets ({a,b}, {1..9}) may expand to at most ${MAX_GLOB_ALTERNATIVES} patterns`,
+  ),
 )
 const fields = {
   name: v.pipe(

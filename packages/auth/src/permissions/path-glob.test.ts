@@ -58,6 +58,20 @@ describe('path glob', () => {
     expect(globForSubtree('/')).toBe('/**')
   })
 
+  it('escapes braces in a subtree glob, so a share of /a{b,c} never covers /ab', () => {
+    const glob = compilePathGlob(globForSubtree('/a{b,c}/{1..20}{1..20}{1..20}'))
+    expect(glob.matches('/a{b,c}/{1..20}{1..20}{1..20}/x')).toBe(true)
+    expect(glob.matches('/ab/111')).toBe(false)
+    expect(glob.matches('/ac')).toBe(false)
+  })
+
+  it('refuses to build a glob whose braces expand past the limit', () => {
+    expect(() => compilePathGlob('/{1..20}{1..20}{1..20}')).toThrow(RangeError)
+    expect(() => compilePathGlob(`/${'{a,b}'.repeat(7)}`)).toThrow(RangeError)
+    expect(compilePathGlob(`/${'{a,b}'.repeat(6)}`).matches('/ababab')).toBe(true)
+    expect(compilePathGlob('/{1..20}/{a,b}', 40).matches('/20/b')).toBe(true)
+  })
+
   it('normalises target paths', () => {
     expect(normalizeTargetPath('')).toBe('/')
     expect(normalizeTargetPath('a//b/')).toBe('/a/b')

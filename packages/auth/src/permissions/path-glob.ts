@@ -1,4 +1,5 @@
 import { GLOBSTAR, Minimatch, escape } from 'minimatch'
+import { MAX_GLOB_ALTERNATIVES, countGlobAlternatives } from './glob-alternatives'
 
 /**
  * Options shared by every glob: `*` and `**` match names starting with a dot too (a rule for
@@ -45,10 +46,24 @@ export function isPathPattern(value: unknown): value is string {
   )
 }
 
-/** Compiles `pattern`; throws `TypeError` when {@link isPathPattern} refuses it. */
-export function compilePathGlob(pattern: string): PathGlob {
+/**
+ * Compiles `pattern`, whose brace sets may expand to at most `maxAlternatives` patterns.
+ *
+ * @throws {TypeError} when {@link isPathPattern} refuses `pattern`.
+ * @throws {RangeError} when its braces expand to more than `maxAlternatives` patterns
+ * (check with `countGlobAlternatives` first); nothing that large is ever built.
+ */
+export function compilePathGlob(
+  pattern: string,
+  maxAlternatives: number = MAX_GLOB_ALTERNATIVES,
+): PathGlob {
   if (!isPathPattern(pattern)) throw new TypeError(`not a path pattern: ${pattern}`)
-  const mm = new Minimatch(pattern, OPTIONS)
+  const tooMany = () =>
+    new RangeError(`${pattern} expands to more than ${maxAlternatives} patterns`)
+  if (countGlobAlternatives(pattern, maxAlternatives) > maxAlternatives) throw tooMany()
+  // The expansion stops one past the limit, whatever the count above missed.
+  const mm = new Minimatch(pattern, { ...OPTIONS, braceExpandMax: maxAlternatives + 1 })
+  if (mm.set.length > maxAlternatives) throw tooMany()
   // Each brace alternative as its segment parts, without the empty part before the leading '/'.
   const alternatives = mm.set.map((parts) => parts.slice(1))
   return {
@@ -86,7 +101,10 @@ export function compilePathGlob(pattern: string): PathGlob {
  * for share links.
  */
 export function globForSubtree(path: string): string {
-  return path === '/' ? '/**' : `${escape(path, { windowsPathsNoEscape: false })}/**`
+  if (path === '/') return '/**'
+  // minimatch's escape leaves braces alone: `/a{b,c}` would grant `/ab` and `/ac`.
+  const escaped = escape(path, { windowsPathsNoEscape: false }).replace(/[{}]/g, '\\$&')
+  return `${escaped}/**`
 }
 
 /**

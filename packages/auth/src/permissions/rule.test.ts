@@ -32,4 +32,16 @@ describe('rule', () => {
     expect(problem([{ '/a': 7 }])).toMatch(/8 characters/)
     expect(problem(Array.from({ length: 1001 }, () => ({ '/a': 'crudlify' })))).toMatch(/at most/)
   })
+
+  it('refuses brace sets expanding to more than 64 patterns, counting every rule', () => {
+    const bomb = Array.from({ length: 100 }, () => ({ '/{1..20}{1..20}{1..20}': '-r--l---' }))
+    expect(problem(bomb)).toMatch(/^rules: .* at most 64 patterns/)
+    expect(problem([{ '/{1..65}': '-r--l---' }])).toMatch(/at most 64/)
+    const pairs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ [`/{a,b}${i}`]: 'crudlify' }))
+    expect(problem(pairs(32))).toBeUndefined()
+    expect(problem(pairs(33))).toMatch(/at most 64/)
+    const plain = Array.from({ length: 1000 }, (_, i) => ({ [`/p${i}`]: 'crudlify' }))
+    expect(problem([...plain.slice(0, 999), { '/{1..64}': 'crudlify' }])).toBeUndefined()
+  })
 })

@@ -1,4 +1,5 @@
 import { AuthError } from '../errors'
+import { MAX_GLOB_ALTERNATIVES, countRuleAlternatives } from './glob-alternatives'
 import { isPathPattern } from './path-glob'
 import { isPermissionString } from './permission-flags'
 
@@ -41,17 +42,25 @@ export function ruleProblem(value: unknown): string | undefined {
 /**
  * Checks an untrusted list of rules and returns a copy of it.
  *
- * @throws {AuthError} `INVALID_INPUT` naming the first bad rule.
+ * @throws {AuthError} `INVALID_INPUT` naming the first bad rule, or when the rules' brace
+ * sets expand to more than `MAX_GLOB_ALTERNATIVES` patterns together.
  */
 export function parseRules(value: unknown): Rule[] {
   if (!Array.isArray(value)) throw new AuthError('INVALID_INPUT', 'rules must be an array')
   if (value.length > MAX_RULES) {
     throw new AuthError('INVALID_INPUT', `a key carries at most ${MAX_RULES} rules`)
   }
-  return value.map((rule: unknown, i) => {
+  const rules = value.map((rule: unknown, i) => {
     const problem = ruleProblem(rule)
     if (problem !== undefined) throw new AuthError('INVALID_INPUT', `rules[${i}] ${problem}`)
     const [glob, permissions] = ruleEntry(rule as Rule)
     return { [glob]: permissions }
   })
+  if (countRuleAlternatives(rules.map((rule) => ruleEntry(rule)[0])) > MAX_GLOB_ALTERNATIVES) {
+    throw new AuthError(
+      'INVALID_INPUT',
+      `rules: the brace sets ({a,b}, {1..9}) of a key's rules may expand to at most ${MAX_GLOB_ALTERNATIVES} patterns together`,
+    )
+  }
+  return rules
 }

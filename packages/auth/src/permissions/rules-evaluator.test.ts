@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { countRuleAlternatives } from './glob-alternatives'
 import { compilePathGlob } from './path-glob'
 import { permissionMask, permissionString } from './permission-flags'
 import type { Rule } from './rule'
@@ -58,6 +59,28 @@ describe('rules evaluator', () => {
   it('refuses malformed rules as a programming error', () => {
     expect(() => createRulesEvaluator([{ docs: 'crudlify' }])).toThrow(TypeError)
   })
+
+  it('denies everything, without expanding, for stored rules past the brace limit', () => {
+    // A deny first: skipping just that rule would let the second one grant /s/111.
+    const rules = createRulesEvaluator([
+      ...Array.from({ length: 100 }, () => ({ '/s/{1..20}{1..20}{1..20}': '--------' })),
+      { '/**': 'crudlify' },
+    ])
+    expect(rules.refusal).toMatch(/more than 64 patterns/)
+    expect(rules.scoped).toBe(true)
+    for (const path of ['/', '/s/111', '/other']) expect(rules.evaluate(path)).toBe('--------')
+    expect(rules.uniformBelow('/')).toBe(true)
+    expect(rules.bytes).toBeLessThan(1024)
+  })
+
+  it('estimates the memory its compiled globs hold', () => {
+    const one = createRulesEvaluator([{ '/a/**': 'crudlify' }])
+    const braces = createRulesEvaluator([{ '/{a,b,c,d}/**': 'crudlify' }])
+    const long = createRulesEvaluator([{ [`/${'x'.repeat(1000)}`]: 'crudlify' }])
+    expect(one.refusal).toBeUndefined()
+    expect(braces.bytes).toBeGreaterThan(one.bytes)
+    expect(long.bytes).toBeGreaterThan(30_000)
+  })
 })
 
 const segment = fc.constantFrom('a', 'b', 'c', '.x')
@@ -67,7 +90,10 @@ const globArb = fc
   .map((s) => `/${s.join('/')}`)
 const maskArb = fc.integer({ min: 0, max: 255 })
 const ruleArb = fc.tuple(globArb, maskArb).map(([g, m]): Rule => ({ [g]: permissionString(m) }))
-const rulesArb = fc.array(ruleArb, { maxLength: 6 })
+// At most 32 brace alternatives each, so two lists together stay within the key limit.
+const rulesArb = fc
+  .array(ruleArb, { maxLength: 6 })
+  .filter((rules) => countRuleAlternatives(rules.map((r) => Object.keys(r)[0] ?? '')) <= 32)
 
 const firstMatch = (rules: Rule[], path: string) =>
   rules.findIndex((rule) => compilePathGlob(Object.keys(rule)[0] ?? '').matches(path))

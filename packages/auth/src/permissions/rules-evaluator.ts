@@ -1,3 +1,4 @@
+import { MAX_GLOB_ALTERNATIVES, countRuleAlternatives } from './glob-alternatives'
 import { compilePathGlob, normalizeTargetPath } from './path-glob'
 import type { PathGlob } from './path-glob'
 import {
@@ -40,6 +41,13 @@ export interface CompiledRules extends RulesEvaluator {
   evaluateMask(path: string, ownMask: number): number
   /** True when every path strictly below `path` meets the same rules (see `Access.permissionsBelow`). */
   uniformBelow(path: string): boolean
+  /** Roughly how many bytes the compiled rules hold, for caches that bound their memory. */
+  readonly bytes: number
+  /**
+   * Why these rules deny everything although they were stored (brace sets expanding beyond
+   * the limit, from before it existed); undefined for rules that work as written.
+   */
+  readonly refusal: string | undefined
 }
 
 interface CompiledRule {
@@ -47,18 +55,46 @@ interface CompiledRule {
   mask: number
 }
 
+// Measured with minimatch 11: about 4 KB per compiled glob, plus about 0.5 KB and 32 bytes
+// per pattern character for each brace alternative.
+const GLOB_BYTES = 4096
+const ALTERNATIVE_BYTES = 512
+const CHARACTER_BYTES = 32
+
 /**
- * Compiles `rules` once, for evaluating many paths.
+ * Compiles `rules` once, for evaluating many paths. Rules whose brace sets expand to more
+ * than `MAX_GLOB_ALTERNATIVES` patterns together (stored before that limit) are not
+ * expanded: they deny every path, and `refusal` says why. Leaving out only the offending
+ * rule would let a later, broader rule grant what it was written to deny.
  *
  * @throws {TypeError} when a rule is malformed; validate untrusted input with `parseRules`.
  */
 export function createRulesEvaluator(rules: readonly Rule[]): CompiledRules {
-  const compiled: CompiledRule[] = rules.map((rule, i) => {
+  const entries = rules.map((rule, i) => {
     const problem = ruleProblem(rule)
     if (problem !== undefined) throw new TypeError(`rules[${i}] ${problem}`)
-    const [glob, permissions] = ruleEntry(rule)
-    return { glob: compilePathGlob(glob), mask: permissionMask(permissions) }
+    return ruleEntry(rule)
   })
+  let compiled: CompiledRule[]
+  try {
+    if (countRuleAlternatives(entries.map(([glob]) => glob)) > MAX_GLOB_ALTERNATIVES) {
+      throw new RangeError('too many alternatives')
+    }
+    compiled = entries.map(([glob, permissions]) => ({
+      glob: compilePathGlob(glob),
+      mask: permissionMask(permissions),
+    }))
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err
+    return createDenyingEvaluator(
+      rules,
+      `the brace sets of these rules expand to more than ${MAX_GLOB_ALTERNATIVES} patterns`,
+    )
+  }
+  const bytes = entries.reduce((sum, [glob]) => {
+    const alternatives = Math.max(1, countRuleAlternatives([glob]))
+    return sum + GLOB_BYTES + alternatives * (ALTERNATIVE_BYTES + CHARACTER_BYTES * glob.length)
+  }, 256)
   // Only rules that grant something open a way through their ancestors.
   const granting = compiled.filter((rule) => rule.mask !== 0)
   const evaluateMask = (path: string, ownMask: number): number => {
@@ -70,6 +106,8 @@ export function createRulesEvaluator(rules: readonly Rule[]): CompiledRules {
   return {
     rules,
     scoped: compiled.length > 0,
+    bytes,
+    refusal: undefined,
     evaluateMask,
     uniformBelow: (path) =>
       compiled.every(({ glob }) => !glob.leadsTo(path) || glob.coversBelow(path)),
@@ -80,5 +118,19 @@ export function createRulesEvaluator(rules: readonly Rule[]): CompiledRules {
           ownPermissions === FULL_PERMISSIONS ? FULL_MASK : permissionMask(ownPermissions),
         ),
       ),
+  }
+}
+
+/** Rules that deny every path, for stored rules that cannot be compiled, saying why. */
+export function createDenyingEvaluator(rules: readonly Rule[], refusal: string): CompiledRules {
+  return {
+    rules,
+    scoped: true,
+    bytes: 256,
+    refusal,
+    evaluateMask: () => 0,
+    // Everything is denied alike.
+    uniformBelow: () => true,
+    evaluate: () => permissionString(0),
   }
 }

@@ -1,8 +1,10 @@
+import type { Group } from '../groups/group'
 import { isGroupMember } from '../groups/group-membership'
 import type { ApiKeyRecord } from '../keys/api-key'
 import type { Grants } from '../permissions/access'
+import { compilePathGlob } from '../permissions/path-glob'
 import type { Rule } from '../permissions/rule'
-import { createRulesEvaluator } from '../permissions/rules-evaluator'
+import { createDenyingEvaluator, createRulesEvaluator } from '../permissions/rules-evaluator'
 import type { CompiledRules } from '../permissions/rules-evaluator'
 import type { ShareSubject } from '../shares/share'
 import type { IdentityStore } from '../store/identity-store'
@@ -18,22 +20,41 @@ export interface IdentityCache {
   user(userId: string): Promise<User | undefined>
   /** The groups `user` belongs to and the shares granted to it or to them. */
   grants(user: User): Promise<Grants>
-  /** The compiled form of a key's rules (rules never change after creation). */
+  /**
+   * The compiled form of a key's rules (rules never change after creation). Never throws:
+   * stored rules that cannot be compiled deny every path.
+   */
   rules(rules: readonly Rule[]): CompiledRules
+  /** The estimated bytes the compiled rules kept hold (at most `rulesCacheBytes`). */
+  compiledRulesBytes(): number
   /** Forgets every cached lookup. */
   invalidate(): void
 }
 
 const MAX_ENTRIES = 10_000
 
-/** An {@link IdentityCache} over `store`; `now` reads the clock. */
+/** Default bound of the compiled-rules cache: 64 MiB, estimated. */
+export const DEFAULT_RULES_CACHE_BYTES = 64 * 1024 * 1024
+
+/**
+ * An {@link IdentityCache} over `store`; `now` reads the clock. Compiled rules are kept
+ * least recently used first out, within `rulesCacheBytes`.
+ */
 export function createIdentityCache(
   store: IdentityStore,
   now: () => number,
   ttlMs: number,
+  rulesCacheBytes = DEFAULT_RULES_CACHE_BYTES,
 ): IdentityCache {
   const entries = new Map<string, { at: number; value: Promise<unknown> }>()
-  const compiled = new Map<string, CompiledRules>()
+  // In least recently used order: a hit moves to the end.
+  const compiled = new Map<string, { rules: CompiledRules; bytes: number }>()
+  let compiledBytes = 0
+  const evictOldest = () => {
+    const [id, oldest] = compiled.entries().next().value as [string, { bytes: number }]
+    compiled.delete(id)
+    compiledBytes -= oldest.bytes
+  }
   const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     const hit = entries.get(key)
     if (hit !== undefined && now() - hit.at < ttlMs) return hit.value as Promise<T>
@@ -52,7 +73,9 @@ export function createIdentityCache(
     user: (userId) => cached(`user:${userId}`, () => store.getUser(userId)),
     grants: (user) =>
       cached(`grants:${user.userId}:${user.updatedAt}`, async () => {
-        const member = (await groups()).filter((group) => isGroupMember(group, user))
+        const member = (await groups()).filter(
+          (group) => isGroupMember(group, user) && withinBraceLimit(group),
+        )
         const subjects: ShareSubject[] = [
           { kind: 'user', userId: user.userId },
           ...member.map((g): ShareSubject => ({ kind: 'group', name: g.name })),
@@ -61,14 +84,55 @@ export function createIdentityCache(
       }),
     rules(rules) {
       const id = JSON.stringify(rules)
-      let hit = compiled.get(id)
-      if (hit === undefined) {
-        if (compiled.size >= MAX_ENTRIES) compiled.clear()
-        hit = createRulesEvaluator(rules)
+      const hit = compiled.get(id)
+      if (hit !== undefined) {
+        compiled.delete(id)
         compiled.set(id, hit)
+        return hit.rules
       }
-      return hit
+      const value = compileStored(rules)
+      // The id is kept too: two bytes a character.
+      const bytes = value.bytes + 2 * id.length
+      if (bytes <= rulesCacheBytes) {
+        while (
+          compiled.size > 0 &&
+          (compiledBytes + bytes > rulesCacheBytes || compiled.size >= MAX_ENTRIES)
+        ) {
+          evictOldest()
+        }
+        compiled.set(id, { rules: value, bytes })
+        compiledBytes += bytes
+      }
+      return value
     },
+    compiledRulesBytes: () => compiledBytes,
     invalidate: () => entries.clear(),
+  }
+}
+
+/** Compiles stored rules; rules that no longer pass validation deny everything. */
+function compileStored(rules: readonly Rule[]): CompiledRules {
+  try {
+    return createRulesEvaluator(rules)
+  } catch (err) {
+    return createDenyingEvaluator(
+      rules,
+      `these rules cannot be compiled: ${(err as Error).message}`,
+    )
+  }
+}
+
+/**
+ * False for a group whose patterns expand beyond the brace limit (stored before it existed):
+ * its members get nothing from it, rather than a deny pattern that matches too little.
+ */
+function withinBraceLimit(group: Group): boolean {
+  try {
+    for (const pattern of [group.defaultAllow, group.defaultDeny]) {
+      if (pattern !== '') compilePathGlob(pattern)
+    }
+    return true
+  } catch {
+    return false
   }
 }

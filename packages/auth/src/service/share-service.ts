@@ -1,7 +1,7 @@
 import { AuthError } from '../errors'
 import { isUuid } from '../internal/uuid'
 import { isKeyUsable, parseExpiresInDays } from '../keys/api-key'
-import { globForSubtree } from '../permissions/path-glob'
+import { globForSubtree, isPathPattern } from '../permissions/path-glob'
 import { NO_PERMISSIONS, isPermissionString } from '../permissions/permission-flags'
 import { isNormalizedPath } from '../shares/share'
 import type { Share, ShareSubject } from '../shares/share'
@@ -121,6 +121,14 @@ export function createShareService(ctx: AuthContext): ShareService {
     },
     async createLink(input) {
       const paths = checkPaths(input.paths)
+      // The link's rules are globs, which have a shorter limit than paths.
+      const tooLong = paths.find((path) => !isPathPattern(globForSubtree(path)))
+      if (tooLong !== undefined) {
+        throw new AuthError(
+          'INVALID_INPUT',
+          `paths: ${tooLong.slice(0, 64)}… is too long for a share link (1024 characters at most, escapes included)`,
+        )
+      }
       const permissions = checkPermissions(input.permissions)
       const { record, key } = await issueKey(ctx, {
         kind: 'share',
