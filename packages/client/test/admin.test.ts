@@ -22,6 +22,8 @@ const notFound = { name: 'ClientError', code: 'NOT_FOUND', status: 404 }
 /** A new user and a client that holds an administrative key made for them. */
 async function userWithClient(username: string) {
   const user = await root.users.create({ username })
+  // The stats probed below are the whole database's: they take list on / (issue 23).
+  await root.files.shares.share({ paths: ['/'], users: [user.user_id], permissions: '-r--l---' })
   const key = await root.keys.createAdmin({ user_id: user.user_id })
   return { user, key, client: createClient({ baseUrl: server.url, apiKey: key.api_key }) }
 }

@@ -43,6 +43,8 @@ function authRecorder() {
 /** A user's API key, and a token grant obtained for it outside any client. */
 async function userGrant(username: string) {
   const user = await root.users.create({ username })
+  // The stats probed below are the whole database's: they take list on / (issue 23).
+  await root.files.shares.share({ paths: ['/'], users: [user.user_id], permissions: '-r--l---' })
   const key = await root.keys.createAdmin({ user_id: user.user_id })
   const response = await fetch(`${server.url}/auth/token`, {
     method: 'POST',
