@@ -2,14 +2,8 @@ import { EngineError, throwIfAborted } from '../errors'
 import type { HashSet } from '../internal/hash-set'
 import { sameBytes } from '../internal/hex'
 import { entryTotals } from '../objects/tree-objects'
-import type {
-  ChunkRef,
-  DirEntry,
-  DirPage,
-  FileObject,
-  Totals,
-  TreeObject,
-} from '../objects/tree-objects'
+import { asPage } from '../tree/prolly/prolly-read'
+import type { ChunkRef, DirEntry, FileObject, Totals, TreeObject } from '../objects/tree-objects'
 
 /** Where the walk reads objects: the database, or an import's staged objects over it. */
 export interface ObjectSource {
@@ -35,6 +29,19 @@ type Item = PageItem | EntryItem
 
 const removedCount = (totals: Totals): number => totals.files + totals.dirs + totals.links
 
+/** A comparison of two directories in progress: the next item of each side on top. */
+interface DiffFrame {
+  kind: 'diff'
+  next: Item[]
+  prev: Item[]
+}
+/** A subtree of `to` sent whole: what is left to visit, the next on top. */
+interface TreeFrame {
+  kind: 'tree'
+  stack: Item[]
+}
+type Frame = DiffFrame | TreeFrame
+
 /**
  * Walks what is reachable from version `to` and not from `from` (DESIGN §3.5). Both trees are
  * descended side by side and equal subtree hashes are skipped, so the cost follows the size
@@ -44,6 +51,10 @@ const removedCount = (totals: Totals): number => totals.files + totals.dirs + to
  * With `sent`, every new object and chunk is emitted once (the set remembers what was; an
  * object in it is taken to have its whole closure sent). Without it the walk only counts:
  * `deleted` is the number of entries (recursively) in `from` and not in `to`.
+ *
+ * Directories are entered by pushing a frame on an explicit stack, never by recursion: a
+ * path may be 2,048 levels deep, and nested generators that deep overflowed the call stack
+ * (and cut exports short).
  */
 export class VersionDiff {
   /** Entries removed relative to `from`, counted as the walk goes. */
@@ -57,64 +68,108 @@ export class VersionDiff {
 
   /** The difference of two directory trees (`from` absent: everything below `to`). */
   async *directory(to: Uint8Array, from: Uint8Array | undefined): AsyncGenerator<WalkItem> {
-    if (from !== undefined && sameBytes(to, from)) return
-    // Stacks: the next item to compare is on top.
-    const next: Item[] = []
-    const prev: Item[] = []
-    yield* this.expand(next, { kind: 'page', hash: to, height: -1, totals: zero() }, true)
-    if (from !== undefined)
-      yield* this.expand(prev, { kind: 'page', hash: from, height: -1, totals: zero() }, false)
-    for (;;) {
+    const frames: Frame[] = []
+    yield* this.openDiff(frames, to, from)
+    while (frames.length > 0) {
       throwIfAborted(this.signal, 'the archive walk')
-      const a = next.at(-1)
-      const b = prev.at(-1)
-      if (a === undefined && b === undefined) return
-      if (a === undefined) {
-        prev.pop()
-        this.deleted += removedCount(
-          b?.kind === 'page' ? b.totals : entryTotals((b as EntryItem).entry),
-        )
-        continue
-      }
-      if (b === undefined) {
+      const frame = frames.at(-1) as Frame
+      if (frame.kind === 'tree') yield* this.treeStep(frames, frame)
+      else yield* this.diffStep(frames, frame)
+    }
+  }
+
+  /** Starts comparing two directories: their root pages go on a new frame. */
+  private async *openDiff(
+    frames: Frame[],
+    to: Uint8Array,
+    from: Uint8Array | undefined,
+  ): AsyncGenerator<WalkItem> {
+    if (from !== undefined && sameBytes(to, from)) return
+    const frame: DiffFrame = { kind: 'diff', next: [], prev: [] }
+    frames.push(frame)
+    yield* this.expand(frame.next, { kind: 'page', hash: to, height: -1, totals: zero() }, true)
+    if (from !== undefined)
+      yield* this.expand(
+        frame.prev,
+        { kind: 'page', hash: from, height: -1, totals: zero() },
+        false,
+      )
+  }
+
+  /** Starts sending everything below a directory page that was not sent yet. */
+  private async *openTree(frames: Frame[], hash: Uint8Array): AsyncGenerator<WalkItem> {
+    if (this.sent === undefined || this.sent.has(hash)) return
+    const frame: TreeFrame = { kind: 'tree', stack: [] }
+    frames.push(frame)
+    yield* this.expand(frame.stack, { kind: 'page', hash, height: 0, totals: zero() }, true)
+  }
+
+  /** One step of a subtree sent whole; pops the frame when it is done. */
+  private async *treeStep(frames: Frame[], frame: TreeFrame): AsyncGenerator<WalkItem> {
+    const item = frame.stack.pop()
+    if (item === undefined) {
+      frames.pop()
+      return
+    }
+    if (item.kind === 'entry') yield* this.entry(frames, item.entry, undefined)
+    // Children go on top of this frame's stack: visited before the page's later siblings.
+    else if (this.sent?.has(item.hash) === false) yield* this.expand(frame.stack, item, true)
+  }
+
+  /** One step of a comparison; pops the frame when both sides are done. */
+  private async *diffStep(frames: Frame[], frame: DiffFrame): AsyncGenerator<WalkItem> {
+    const { next, prev } = frame
+    const a = next.at(-1)
+    const b = prev.at(-1)
+    if (a === undefined && b === undefined) {
+      frames.pop()
+      return
+    }
+    if (a === undefined) {
+      prev.pop()
+      this.deleted += removedCount(
+        b?.kind === 'page' ? b.totals : entryTotals((b as EntryItem).entry),
+      )
+      return
+    }
+    if (b === undefined) {
+      next.pop()
+      if (a.kind === 'page') yield* this.openTree(frames, a.hash)
+      else yield* this.entry(frames, a.entry, undefined)
+      return
+    }
+    if (a.kind === 'page' && b.kind === 'page') {
+      if (sameBytes(a.hash, b.hash)) {
         next.pop()
-        if (a.kind === 'page') yield* this.subtree(a.hash)
-        else yield* this.entry(a.entry, undefined)
-        continue
-      }
-      if (a.kind === 'page' && b.kind === 'page') {
-        if (sameBytes(a.hash, b.hash)) {
-          next.pop()
-          prev.pop()
-          continue
-        }
-        const ha = a.height
-        const hb = b.height
-        if (ha >= hb) yield* this.expand(next, next.pop() as PageItem, true)
-        if (hb >= ha) yield* this.expand(prev, prev.pop() as PageItem, false)
-        continue
-      }
-      if (a.kind === 'page') {
-        yield* this.expand(next, next.pop() as PageItem, true)
-        continue
-      }
-      if (b.kind === 'page') {
-        yield* this.expand(prev, prev.pop() as PageItem, false)
-        continue
-      }
-      const an = a.entry.name
-      const bn = b.entry.name
-      if (an < bn) {
-        next.pop()
-        yield* this.entry(a.entry, undefined)
-      } else if (an > bn) {
         prev.pop()
-        this.deleted += removedCount(entryTotals(b.entry))
-      } else {
-        next.pop()
-        prev.pop()
-        yield* this.entry(a.entry, b.entry)
+        return
       }
+      const ha = a.height
+      const hb = b.height
+      if (ha >= hb) yield* this.expand(next, next.pop() as PageItem, true)
+      if (hb >= ha) yield* this.expand(prev, prev.pop() as PageItem, false)
+      return
+    }
+    if (a.kind === 'page') {
+      yield* this.expand(next, next.pop() as PageItem, true)
+      return
+    }
+    if (b.kind === 'page') {
+      yield* this.expand(prev, prev.pop() as PageItem, false)
+      return
+    }
+    const an = a.entry.name
+    const bn = b.entry.name
+    if (an < bn) {
+      next.pop()
+      yield* this.entry(frames, a.entry, undefined)
+    } else if (an > bn) {
+      prev.pop()
+      this.deleted += removedCount(entryTotals(b.entry))
+    } else {
+      next.pop()
+      prev.pop()
+      yield* this.entry(frames, a.entry, b.entry)
     }
   }
 
@@ -136,12 +191,19 @@ export class VersionDiff {
     }
   }
 
-  /** An entry of `to`, new or changed from `base` (same name in `from`). */
-  private async *entry(entry: DirEntry, base: DirEntry | undefined): AsyncGenerator<WalkItem> {
+  /**
+   * An entry of `to`, new or changed from `base` (same name in `from`). A directory to
+   * descend gets a new frame on top of `frames`, visited before the rest of the current one.
+   */
+  private async *entry(
+    frames: Frame[],
+    entry: DirEntry,
+    base: DirEntry | undefined,
+  ): AsyncGenerator<WalkItem> {
     if (base !== undefined) {
       if (base.kind === entry.kind && sameBytes(base.hash, entry.hash)) return
       if (base.kind === 'directory' && entry.kind === 'directory') {
-        yield* this.directory(entry.hash, base.hash)
+        yield* this.openDiff(frames, entry.hash, base.hash)
         return
       }
       if (base.kind !== entry.kind) {
@@ -150,22 +212,9 @@ export class VersionDiff {
       }
     }
     if (this.sent === undefined) return
-    if (entry.kind === 'directory') yield* this.subtree(entry.hash)
+    if (entry.kind === 'directory') yield* this.openTree(frames, entry.hash)
     else if (entry.kind === 'file') yield* this.file(entry.hash, base?.hash)
     else yield* this.leafObject(entry.hash)
-  }
-
-  /** Everything below a directory page that was not sent yet. */
-  private async *subtree(hash: Uint8Array): AsyncGenerator<WalkItem> {
-    if (this.sent === undefined || this.sent.has(hash)) return
-    throwIfAborted(this.signal, 'the archive walk')
-    const stack: Item[] = []
-    yield* this.expand(stack, { kind: 'page', hash, height: 0, totals: zero() }, true)
-    while (stack.length > 0) {
-      const item = stack.pop() as Item
-      if (item.kind === 'page') yield* this.subtree(item.hash)
-      else yield* this.entry(item.entry, undefined)
-    }
   }
 
   private async *leafObject(hash: Uint8Array): AsyncGenerator<WalkItem> {
@@ -229,15 +278,6 @@ function corrupt(hash: Uint8Array, what: string): EngineError {
     'CONTENT_CORRUPT',
     `object ${Buffer.from(hash).toString('hex')} is not ${what}`,
   )
-}
-
-function asPage(object: TreeObject): DirPage {
-  if (object.type !== 'leaf' && object.type !== 'node')
-    throw new EngineError(
-      'CONTENT_CORRUPT',
-      `expected a directory page, found a ${object.type} object`,
-    )
-  return object
 }
 
 function asFile(object: TreeObject): FileObject {
