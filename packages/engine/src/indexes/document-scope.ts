@@ -1,4 +1,4 @@
-import { minimatch } from 'minimatch'
+import { compileGlob } from '../path/compile-glob'
 import { RESERVED_NAME } from '../path/db-path'
 import type { IndexConfig } from './index-config'
 
@@ -10,12 +10,16 @@ export interface DocumentScope {
   readonly nested: boolean
 }
 
-/** The documents of a config: files whose relative path matches its glob, outside `.svcdb/`. */
+/**
+ * The documents of a config: files whose relative path matches its glob, outside `.svcdb/`.
+ * The glob is compiled once here, not per document; one over the glob limits (possible in a
+ * configuration stored before they existed) is `INVALID_INPUT`.
+ */
 export function documentScope(config: IndexConfig): DocumentScope {
   const glob = config.glob
+  const matches = compileGlob(glob, 'the index configuration glob')
   return {
-    includes: (relPath) =>
-      !relPath.split('/').includes(RESERVED_NAME) && minimatch(relPath, glob, { dot: true }),
+    includes: (relPath) => !relPath.split('/').includes(RESERVED_NAME) && matches(relPath),
     nested: glob.includes('/') || glob.includes('**'),
   }
 }

@@ -1,4 +1,5 @@
 import { EngineError } from '../errors'
+import { MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH, countGlobAlternatives } from '../path/glob-limits'
 
 /** Where a directory keeps its index configuration, relative to the directory. */
 export const INDEX_CONFIG_PATH = '.svcdb/indexes.json'
@@ -75,8 +76,15 @@ export function parseIndexConfig(text: string): IndexConfig {
   const { glob, indexes, ...rest } = value as Record<string, unknown>
   const extra = Object.keys(rest)
   if (extra.length > 0) throw invalid(`unknown field "${extra[0]}" (allowed: glob, indexes)`)
-  if (glob !== undefined && (typeof glob !== 'string' || glob === '' || glob.length > 1024))
+  if (glob !== undefined && (typeof glob !== 'string' || glob === ''))
     throw invalid('"glob" must be a non-empty string')
+  if (typeof glob === 'string' && glob.length > MAX_GLOB_LENGTH)
+    throw invalid(`"glob" is longer than ${MAX_GLOB_LENGTH} characters`)
+  // Every document is tested against every alternative, on each write to the directory.
+  if (typeof glob === 'string' && countGlobAlternatives(glob) > MAX_GLOB_ALTERNATIVES)
+    throw invalid(
+      `"glob" expands to more than ${MAX_GLOB_ALTERNATIVES} patterns through its braces ({a,b} counts 2, {1..20} counts 20)`,
+    )
   if (!Array.isArray(indexes)) throw invalid('"indexes" must be an array')
   if (indexes.length > MAX_INDEXES) throw invalid(`at most ${MAX_INDEXES} indexes`)
   const seen = new Set<string>()

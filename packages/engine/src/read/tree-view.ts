@@ -1,4 +1,3 @@
-import { minimatch } from 'minimatch'
 import type { QueryOptions, QueryResult } from '../indexes/query/query-types'
 import type { ChunkStore } from '../chunks/chunk-store'
 import type { Entry } from '../entry'
@@ -7,16 +6,23 @@ import { toHex } from '../internal/hex'
 import type { ObjectStore } from '../objects/object-store'
 import { pageTotals } from '../objects/tree-objects'
 import type { DirEntry, FileObject } from '../objects/tree-objects'
-import { normalizePath, pathSegments } from '../path/db-path'
+import { createEventLoopYield } from '../internal/event-loop-yield'
+import { compileGlob } from '../path/compile-glob'
+import { normalizePath } from '../path/db-path'
 import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
 import { readFileContent } from './file-content'
 import { resolvePath } from './resolve-path'
+import { walkFiles } from './walk-files'
 
 /** Options of `list`. */
 export interface ListOptions {
   /** 0 (default): the directory's children; -1: every file below it, recursively. */
   depth?: 0 | -1
-  /** Keeps entries whose path relative to the listed directory matches this glob. */
+  /**
+   * Keeps entries whose path relative to the listed directory matches this glob: at most
+   * `MAX_GLOB_LENGTH` characters and `MAX_GLOB_ALTERNATIVES` brace alternatives, else
+   * `INVALID_INPUT`.
+   */
   glob?: string
   /** Stops after this many entries. */
   limit?: number
@@ -146,6 +152,9 @@ export class TreeView {
 
   /** Lists a directory (following symlinks to it) in name order, streaming page by page. */
   async *list(dir: string, options: ListOptions = {}): AsyncGenerator<Entry> {
+    // Checked before any read: a glob over the limits is refused whatever the directory holds.
+    const matches =
+      options.glob === undefined ? () => true : compileGlob(options.glob, 'the listing glob')
     const resolved = await this.resolve(normalizePath(dir), true)
     if (resolved.entry !== undefined && resolved.entry.kind !== 'directory') {
       throw new EngineError(
@@ -159,15 +168,13 @@ export class TreeView {
     const limit = options.limit ?? Number.POSITIVE_INFINITY
     let count = 0
     if (limit <= 0) return
-    const matches =
-      options.glob === undefined
-        ? () => true
-        : (rel: string) => minimatch(rel, options.glob as string, { dot: true })
     const walk =
       options.depth === -1
-        ? this.walkFiles(hash, [], options.after)
+        ? walkFiles(this.context.objects, hash, options.after)
         : this.children(hash, options.after)
+    const pause = createEventLoopYield()
     for await (const [rel, entry] of walk) {
+      await pause()
       if (!matches(rel)) continue
       yield await this.toEntry(base === '/' ? `/${rel}` : `${base}/${rel}`, entry)
       if (++count >= limit) return
@@ -224,24 +231,6 @@ export class TreeView {
     }
   }
 
-  private async *walkFiles(
-    hash: Uint8Array,
-    prefix: string[],
-    after: string | undefined,
-  ): AsyncGenerator<[string, DirEntry]> {
-    const afterParts = after === undefined ? undefined : pathSegments(normalizePath(after))
-    for await (const entry of iterateEntries(
-      this.context.objects,
-      await loadPage(this.context.objects, hash),
-    )) {
-      const rel = [...prefix, entry.name]
-      if (afterParts !== undefined && !isAfter(rel, afterParts, entry.kind === 'directory'))
-        continue
-      if (entry.kind === 'directory') yield* this.walkFiles(entry.hash, rel, after)
-      else if (entry.kind === 'file') yield [rel.join('/'), entry]
-    }
-  }
-
   private async rootEntry(): Promise<Entry> {
     const { bytes } = pageTotals(await loadPage(this.context.objects, this.root))
     return {
@@ -280,14 +269,4 @@ export class TreeView {
       return { ...base, hash: toHex(entry.hash), contentType: null, target: object.target }
     return { ...base, hash: toHex(entry.hash), contentType: null }
   }
-}
-
-/** True when relative path `rel` sorts after `after` in a depth-first walk (directories are entered when they may hold later paths). */
-function isAfter(rel: string[], after: string[], isDir: boolean): boolean {
-  for (let i = 0; i < Math.min(rel.length, after.length); i++) {
-    const a = rel[i] as string
-    const b = after[i] as string
-    if (a !== b) return a > b
-  }
-  return isDir ? rel.length < after.length || false : rel.length > after.length
 }
