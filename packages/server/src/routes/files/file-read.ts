@@ -1,6 +1,8 @@
 import type { Access } from '@svcdb/auth'
+import { isEngineError } from '@svcdb/engine'
 import type { Entry, TreeView, Workspace } from '@svcdb/engine'
 import type { Context } from 'hono'
+import { ServerError } from '../../errors/server-error'
 import type { AppEnv } from '../../routing/app-env'
 import { parseRange } from './byte-range'
 import { entryView } from './entry-view'
@@ -40,18 +42,18 @@ export async function answerRead(
   head: boolean,
 ): Promise<Response> {
   allow(access, path, 'read')
-  const entry = await source.stat(path, { follow: !query.nofollow })
+  const entry = await resolveForRead(source, access, path, !query.nofollow)
   if (query.stat) {
-    allow(access, entry.path, 'read')
+    allowTarget(access, path, entry.path, 'read')
     return c.json(entryView(entry, access.scoped ? access.permissions(entry.path) : undefined), 200)
   }
   if (entry.entryType === 'directory') {
-    allow(access, entry.path, 'list')
+    allowTarget(access, path, entry.path, 'list')
     return c.json(await listing(source, access, entry, query), 200)
   }
   if (entry.entryType === 'symlink')
     return c.json(entryView(entry, access.scoped ? access.permissions(entry.path) : undefined), 200)
-  allow(access, entry.path, 'read')
+  allowTarget(access, path, entry.path, 'read')
   const headers: Record<string, string> = {
     ETag: quoted(entry.hash),
     'Accept-Ranges': 'bytes',
@@ -83,6 +85,39 @@ export async function answerRead(
   const stream = source.createReadStream(entry.path, { start, end })
   const report = c.get('reportError') ?? (() => undefined)
   return c.body(await guardedReadStream(stream, report), status, headers)
+}
+
+/** The answer to a path that leads nowhere the caller may go: the same whatever the reason. */
+const noSuchPath = (path: string) =>
+  new ServerError('NOT_FOUND', `no such file or directory: ${path}`)
+
+/**
+ * Resolves `path` for a read. Through a symlink, a missing target and a target elsewhere
+ * must look alike, or links would tell whether any path exists: every failure to resolve is
+ * one `NOT_FOUND` naming only the path asked for.
+ */
+async function resolveForRead(
+  source: ReadSource,
+  access: Access,
+  path: string,
+  follow: boolean,
+): Promise<Entry> {
+  try {
+    return await source.stat(path, { follow })
+  } catch (err) {
+    if (isEngineError(err, 'NOT_FOUND') || isEngineError(err, 'NOT_A_DIRECTORY'))
+      throw noSuchPath(path)
+    throw err
+  }
+}
+
+/**
+ * Checks `operation` on the entry a read reached. When a symlink led elsewhere, a denial is
+ * answered as if the target did not exist (spec rule 8), never naming the target.
+ */
+function allowTarget(access: Access, path: string, reached: string, operation: 'read' | 'list') {
+  if (reached === path) allow(access, reached, operation)
+  else if (!access.allows(reached, operation)) throw noSuchPath(path)
 }
 
 function matchesEtag(header: string, hash: string): boolean {

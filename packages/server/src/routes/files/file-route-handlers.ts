@@ -14,6 +14,7 @@ import { answerRead } from './file-read'
 import type { ReadQuery } from './file-read'
 import { queryRouteHandler } from './query-route'
 import { rawFilePath } from './raw-path'
+import { allowSubtree } from './subtree-access'
 import { typedUpload } from './upload-body'
 
 /** What the file routes use. */
@@ -117,8 +118,12 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
     }),
     handleRoute(routes.filesDelete, async (c, { query }) => {
       const path = normalizePath(rawFilePath(c, '/files/'))
-      allow(await accessOf(c, auth), path, 'delete')
-      const result = await workspace(db, query.fork).delete(path, { recursive: query.recursive })
+      const target = workspace(db, query.fork)
+      await allowSubtree(await accessOf(c, auth), target.view(), {
+        path,
+        operations: ['delete'],
+      })
+      const result = await target.delete(path, { recursive: query.recursive })
       return json(c, { deleted: true, path: result.path, entry_type: result.entryType }, 200)
     }),
     handleRoute(routes.filesMkdir, async (c, { query, body }) => {
@@ -135,9 +140,15 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
       const from = normalizePath(body.from)
       const to = normalizePath(body.to)
       const access = await accessOf(c, auth)
-      allow(access, from, 'delete')
-      allow(access, to, 'create')
-      const result = await workspace(db, query.fork).move(from, to)
+      const target = workspace(db, query.fork)
+      // Moving data out from under its rules would show it to whoever may read the new place.
+      await allowSubtree(
+        access,
+        target.view(),
+        { path: from, operations: ['read', 'delete'] },
+        { path: to, operations: ['create'] },
+      )
+      const result = await target.move(from, to)
       return json(
         c,
         { path: result.path, entry_type: result.entryType, version: result.version },
@@ -154,8 +165,12 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
         const from = normalizePath(raw)
         const name = from.slice(from.lastIndexOf('/') + 1)
         const to = destination === '/' ? `/${name}` : `${destination}/${name}`
-        allow(access, from, 'read')
-        allow(access, to, 'create')
+        await allowSubtree(
+          access,
+          target.view(),
+          { path: from, operations: ['read'] },
+          { path: to, operations: ['create'] },
+        )
         const result = await target.copy(from, to)
         version = result.version
         items.push({ path: result.path, entry_type: result.entryType, version: result.version })
