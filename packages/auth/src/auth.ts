@@ -1,6 +1,7 @@
 import type { AuthMode } from './auth-mode'
 import type { Clock } from './clock'
 import type { MagicLinkSender } from './magic-links/magic-link-sender'
+import type { MagicLinkLimits } from './magic-links/request-limiter'
 import type { Access, PermissionDecision } from './permissions/access'
 import type { Principal } from './principal'
 import type { RandomSource } from './random-source'
@@ -33,6 +34,11 @@ export interface AuthOptions {
   magicLinkSender?: MagicLinkSender
   /** Receives failures of background work (magic-link delivery); ignored by default. */
   onBackgroundError?: (err: unknown) => void
+  /**
+   * In-memory limits on magic-link requests, checked before anything is stored: 20 per
+   * client per minute and 200 per minute in all by default.
+   */
+  magicLinkLimits?: MagicLinkLimits
 }
 
 /** The outcome of `bootstrap`. */
@@ -67,12 +73,13 @@ export interface Auth {
    */
   refresh(refreshToken: string): Promise<TokenGrant>
   /**
-   * `POST /auth/magic-link`: rate-limited (5 per 15 minutes per address); the same answer
-   * whether or not the account exists.
+   * `POST /auth/magic-link`: rate-limited per client (`client`, its remote address; absent
+   * ones share one budget) and in all (`magicLinkLimits`, in memory), then 5 per 15 minutes
+   * per address (stored); the same answer whether or not the account exists.
    *
    * @throws {AuthError} `RATE_LIMITED`; `INVALID_INPUT`.
    */
-  requestMagicLink(email: string): Promise<{ message: string }>
+  requestMagicLink(email: string, client?: string): Promise<{ message: string }>
   /**
    * `GET /auth/magic-link/verify`: a single-use code for an access token (no refresh token).
    *

@@ -49,6 +49,7 @@ export function createAuth(options: AuthOptions): Auth {
   const magicLinks = createMagicLinkService(ctx, {
     sender: options.magicLinkSender,
     onError: options.onBackgroundError ?? (() => undefined),
+    ...(options.magicLinkLimits === undefined ? {} : { limits: options.magicLinkLimits }),
   })
   const accessFor = async (principal: Principal): Promise<Access> => {
     const rules = ctx.cache.rules(principal.rules)
@@ -72,7 +73,7 @@ export function createAuth(options: AuthOptions): Auth {
     },
     exchangeApiKey: (apiKey) => sessions.exchange(apiKey),
     refresh: (refreshToken) => sessions.refresh(refreshToken),
-    requestMagicLink: (email) => magicLinks.request(email),
+    requestMagicLink: (email, client) => magicLinks.request(email, client),
     verifyMagicLink: (code) => magicLinks.verify(code),
     authenticate(accessToken) {
       if (mode.kind === 'disabled') return Promise.resolve(ROOT_PRINCIPAL)

@@ -7,6 +7,7 @@ it('exports exactly the public surface', () => {
     [
       "AuthError",
       "DEFAULT_KEY_EXPIRY_DAYS",
+      "DEFAULT_MAGIC_LINK_LIMITS",
       "MAX_KEY_EXPIRY_DAYS",
       "OPERATIONS",
       "QUERY_OPERATORS",

@@ -62,6 +62,8 @@ export type {
   LoggingMagicLinkSenderOptions,
 } from './magic-links/magic-link-sender'
 export type { MagicLinkCodeRecord } from './magic-links/magic-link-code'
+export { DEFAULT_MAGIC_LINK_LIMITS } from './magic-links/request-limiter'
+export type { MagicLinkLimits } from './magic-links/request-limiter'
 export type { RefreshTokenRecord, RefreshConsumption } from './tokens/refresh-token'
 export type { SigningKeyRecord } from './tokens/signing-key'
 export type { AccessTokenClaims } from './tokens/access-token'

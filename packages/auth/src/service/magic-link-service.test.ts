@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAuth } from '../create-auth'
+import { isAuthError } from '../errors'
+import { createKvIdentityStore } from '../store/kv-identity-store'
+import { createMemoryKvStore } from '../store/kv-store'
 import { createMemoryIdentityStore } from '../store/memory-identity-store'
 import type { IdentityStore } from '../store/identity-store'
 import { createAuthHarness } from '../testing/auth-harness'
@@ -90,6 +93,32 @@ describe('magic links', () => {
     )
     clock.advance(10 * MINUTE)
     await auth.requestMagicLink('ida@example.com')
+  })
+
+  it('limit each client and all clients in memory, before storing anything', async () => {
+    const kv = createMemoryKvStore()
+    const { auth, clock } = await createAuthHarness({ store: createKvIdentityStore(kv) })
+    const rateRecords = async () => (await kv.entries('rate/')).length
+    const answers = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) => auth.requestMagicLink(`r${i}@example.com`, '10.0.0.1')),
+    )
+    expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(20)
+    const refused = answers.find((a) => a.status === 'rejected')
+    expect(isAuthError(refused?.reason, 'RATE_LIMITED')).toBe(true)
+    expect((refused?.reason as Error).message).toMatch(/from this client/)
+    expect(await rateRecords()).toBe(20)
+    // Without a client name every caller shares one budget.
+    for (let i = 0; i < 20; i++) await auth.requestMagicLink(`u${i}@example.com`)
+    await expectAuthError(auth.requestMagicLink('u@example.com'), 'RATE_LIMITED')
+    // 200 a minute from everyone together.
+    for (let c = 0; c < 8; c++) {
+      for (let i = 0; i < 20; i++) await auth.requestMagicLink(`c${c}-${i}@example.com`, `c${c}`)
+    }
+    const err = await expectAuthError(auth.requestMagicLink('z@example.com', 'z'), 'RATE_LIMITED')
+    expect(err.message).toMatch(/on this server/)
+    expect(await rateRecords()).toBe(200)
+    clock.advance(MINUTE)
+    await auth.requestMagicLink('z@example.com', 'z')
   })
 
   it('refuse malformed addresses and codes', async () => {

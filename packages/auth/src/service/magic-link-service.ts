@@ -8,6 +8,8 @@ import {
   isMagicLinkCodeString,
 } from '../magic-links/magic-link-code'
 import type { MagicLinkSender } from '../magic-links/magic-link-sender'
+import { createRequestLimiter } from '../magic-links/request-limiter'
+import type { MagicLinkLimits } from '../magic-links/request-limiter'
 import { identityKey } from '../users/user'
 import type { AuthContext } from './auth-context'
 
@@ -25,14 +27,16 @@ export const MAGIC_LINK_REQUESTED_MESSAGE =
 /** Passwordless sign-in by emailed, single-use codes. */
 export interface MagicLinkService {
   /**
-   * Counts the request against the address's rate limit, then hands creating and delivering
-   * the link to the background, so neither the answer nor its timing depends on whether an
-   * active account has this address.
+   * Counts the request against the client's and the global limits (in memory), then against
+   * the address's rate limit (stored), then hands creating and delivering the link to the
+   * background, so neither the answer nor its timing depends on whether an active account
+   * has this address. `client` names the requester (its remote address); requests without
+   * one share one budget.
    *
    * @throws {AuthError} `RATE_LIMITED` (with `retryAfterMs`); `INVALID_INPUT` for a
    * malformed address.
    */
-  request(email: string): Promise<{ message: string }>
+  request(email: string, client?: string): Promise<{ message: string }>
   /** @throws {AuthError} `INVALID_CREDENTIAL` for an unknown, expired or used code. */
   verify(code: string): Promise<AccessGrant>
   /** Resolves once every background delivery started so far has finished. */
@@ -45,6 +49,8 @@ export interface MagicLinkServiceOptions {
   sender: MagicLinkSender | undefined
   /** Receives failures of background deliveries. */
   onError: (err: unknown) => void
+  /** Per-client and global limits; the defaults of `DEFAULT_MAGIC_LINK_LIMITS` otherwise. */
+  limits?: MagicLinkLimits
 }
 
 const INVALID_CODE = 'invalid, expired or used magic link code'
@@ -56,6 +62,7 @@ export function createMagicLinkService(
   options: MagicLinkServiceOptions,
 ): MagicLinkService {
   const pending = new Set<Promise<void>>()
+  const limiter = createRequestLimiter(options.limits ?? {}, () => ctx.clock.now())
   const deliver = async (email: string) => {
     const user = await ctx.store.findUserByEmail(email)
     if (user === undefined || !user.isActive || user.email === undefined) return
@@ -72,9 +79,17 @@ export function createMagicLinkService(
     await options.sender.send({ email: user.email, userId: user.userId, code, expiresAt })
   }
   return {
-    async request(email) {
+    async request(email, client = 'unknown') {
       if (typeof email !== 'string' || email.length > 254 || !EMAIL_SHAPE.test(email.trim())) {
         throw new AuthError('INVALID_INPUT', 'email: must be an email address')
+      }
+      // Before the stored per-address limit: random addresses would each write a record.
+      const taken = limiter.take(client)
+      if (!taken.allowed) {
+        const whose = taken.scope === 'client' ? 'from this client' : 'on this server'
+        throw new AuthError('RATE_LIMITED', `too many sign-in links requested ${whose}`, {
+          retryAfterMs: taken.retryAfterMs,
+        })
       }
       const normalized = identityKey(email)
       // Keyed by a digest: the store never keeps addresses of accounts that do not exist.

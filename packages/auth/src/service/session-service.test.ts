@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { createKvIdentityStore } from '../store/kv-identity-store'
+import { createMemoryKvStore } from '../store/kv-store'
 import { createAuthHarness } from '../testing/auth-harness'
 import { expectAuthError } from '../testing/expect-auth-error'
 
@@ -85,5 +87,25 @@ describe('refresh tokens', () => {
     // The 49 replays revoked the family, the winner's new refresh token included.
     const winner = won[0]?.status === 'fulfilled' ? won[0].value : undefined
     await expectAuthError(auth.refresh(winner?.refreshToken ?? ''), 'INVALID_CREDENTIAL')
+  })
+})
+
+describe('failed credentials', () => {
+  it('store nothing: wrong keys, refresh tokens and magic-link codes cost no write', async () => {
+    const kv = createMemoryKvStore()
+    const { auth, rootKey } = await createAuthHarness({ store: createKvIdentityStore(kv) })
+    const snapshot = async () => JSON.stringify(await kv.entries(''))
+    const before = await snapshot()
+    const wrongSecret = `${rootKey.slice(0, -4)}AAAA`
+    for (let i = 0; i < 50; i++) {
+      await expectAuthError(auth.exchangeApiKey(wrongSecret), 'INVALID_CREDENTIAL')
+      await expectAuthError(
+        auth.exchangeApiKey(`svc_${'0'.repeat(16)}_x${i}`),
+        'INVALID_CREDENTIAL',
+      )
+      await expectAuthError(auth.refresh(`rt_${'A'.repeat(43)}`), 'INVALID_CREDENTIAL')
+      await expectAuthError(auth.verifyMagicLink('B'.repeat(43)), 'INVALID_CREDENTIAL')
+    }
+    expect(await snapshot()).toBe(before)
   })
 })
