@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { createClient } from '@svcdb/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bin, startFixture, svcdb } from './cli-harness'
 import type { CliFixture } from './cli-harness'
@@ -109,6 +110,16 @@ describe('svcdb file commands (built binary, live server)', () => {
     expect(JSON.parse(stats.stdout)).toHaveProperty('counts')
     const wrong = await svcdb(['login', '--url', fx.url, '--api-key', 'svc_nope'], { env })
     expect(wrong.code).toBe(4)
+    // A share link may not read stats (issue 23), yet it logs in.
+    const link = await createClient({
+      baseUrl: fx.url,
+      apiKey: fx.rootApiKey,
+    }).files.shares.createLink({ paths: ['/docs'], permissions: '-r--l---' })
+    const shared = await svcdb(['login', '--url', fx.url, '--profile', 'link'], {
+      env,
+      stdin: `${link.key}\n`,
+    })
+    expect(shared.code).toBe(0)
     expect((await svcdb(['ls', '--profile', 'nosuch'], { env })).code).toBe(1)
   })
 })

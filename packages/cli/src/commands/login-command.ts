@@ -1,4 +1,4 @@
-import { createClient } from '@svcdb/client'
+import { createClient, isClientError } from '@svcdb/client'
 import type { Command } from '../command'
 import { CliError } from '../cli-error'
 import { DEFAULT_URL } from '../connection/connect'
@@ -35,8 +35,16 @@ export const loginCommand: Command = {
       apiKey = await readLine(ctx.io.stdin)
     }
     if (apiKey === '') throw new CliError('no API key given')
-    // A call that needs a token proves both the URL and the key.
-    await createClient({ baseUrl: url, apiKey }).system.stats()
+    // Health proves the URL is a svcdb server, a call that needs a token proves the key. Stats
+    // are refused (403, or 404 to a scoped key) to keys that may not see the whole database,
+    // share links included: such a refusal still comes after a successful token exchange.
+    const client = createClient({ baseUrl: url, apiKey })
+    await client.system.health()
+    try {
+      await client.system.stats()
+    } catch (err) {
+      if (!isClientError(err, 'FORBIDDEN') && !isClientError(err, 'NOT_FOUND')) throw err
+    }
     const name = (values.profile as string | undefined) ?? 'default'
     const path = configPath(ctx.env)
     const config = await readProfiles(path)
