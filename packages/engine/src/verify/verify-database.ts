@@ -76,6 +76,10 @@ export async function verifyDatabase(
   }
 }
 
+/** A directory page or a file/symlink entry still to check. */
+type Visit =
+  { kind: 'page'; hash: Uint8Array; path: string } | { kind: 'file'; entry: DirEntry; path: string }
+
 class Verification {
   readonly problems = new Map<string, VerifyProblem & { missing: boolean }>()
   private readonly seen = new HashSet(1 << 16)
@@ -88,9 +92,17 @@ class Verification {
     private readonly options: VerifyOptions,
   ) {}
 
+  /**
+   * Walks one version depth first. Directories go on an explicit stack, not into recursion:
+   * a path may be 2,048 levels deep.
+   */
   async version(root: string): Promise<void> {
     this.versions++
-    await this.directory(parseHash(root), '/', root)
+    const stack: Visit[] = [{ kind: 'page', hash: parseHash(root), path: '/' }]
+    for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
+      if (visit.kind === 'file') await this.entry(visit.entry, visit.path, root)
+      else await this.page(visit.hash, visit.path, root, stack)
+    }
     this.progress()
   }
 
@@ -103,13 +115,28 @@ class Verification {
     }
   }
 
-  private async directory(hash: Uint8Array, path: string, version: string): Promise<void> {
+  /** Checks a directory page and pushes what it holds, the first on top. */
+  private async page(
+    hash: Uint8Array,
+    path: string,
+    version: string,
+    stack: Visit[],
+  ): Promise<void> {
     const object = await this.object(hash, path, version)
     if (object === undefined) return
     if (object.type === 'node') {
-      for (const item of object.items) await this.directory(item.hash, path, version)
+      for (let i = object.items.length - 1; i >= 0; i--)
+        stack.push({ kind: 'page', hash: (object.items[i] as { hash: Uint8Array }).hash, path })
     } else if (object.type === 'leaf') {
-      for (const entry of object.entries) await this.entry(entry, join(path, entry.name), version)
+      for (let i = object.entries.length - 1; i >= 0; i--) {
+        const entry = object.entries[i] as DirEntry
+        const child = join(path, entry.name)
+        stack.push(
+          entry.kind === 'directory'
+            ? { kind: 'page', hash: entry.hash, path: child }
+            : { kind: 'file', entry, path: child },
+        )
+      }
     } else {
       this.report(
         'object',
@@ -122,8 +149,8 @@ class Verification {
     }
   }
 
+  /** Checks a file or symlink entry. */
   private async entry(entry: DirEntry, path: string, version: string): Promise<void> {
-    if (entry.kind === 'directory') return this.directory(entry.hash, path, version)
     const object = await this.object(entry.hash, path, version)
     if (object === undefined || object.type === 'link') return
     if (object.type !== 'file') {
