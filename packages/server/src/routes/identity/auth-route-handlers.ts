@@ -4,6 +4,7 @@ import { withAuthErrors } from '../../auth/auth-error-translation'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { callerOf } from './caller'
+import { clientAddress } from './client-address'
 import { createKeyInput } from './identity-inputs'
 import {
   accessGrantView,
@@ -30,9 +31,10 @@ export function authRouteHandlers(ctx: IdentityRoutesContext): RouteHandler[] {
     handleRoute(routes.authToken, async (c, { body }) => {
       return c.json(tokenGrantView(await auth.exchangeApiKey(body.api_key)), 200)
     }),
-    // Always the same 200 answer whether or not the account exists (spec); 429 when limited.
+    // Always the same 200 answer whether or not the account exists (spec); 429 when limited,
+    // per client (remote address), in all, or per address.
     handleRoute(routes.authMagicLink, async (c, { body }) => {
-      const { message } = await auth.requestMagicLink(body.email)
+      const { message } = await auth.requestMagicLink(body.email, clientAddress(c))
       return c.json({ message }, 200)
     }),
     handleRoute(routes.authMagicLinkVerify, async (c, { query }) => {
