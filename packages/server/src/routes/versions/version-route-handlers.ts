@@ -1,11 +1,10 @@
 import { MAX_IMPORT_BYTES, routes } from '@svcdb/contract'
 import type { ImportResultView } from '@svcdb/contract'
 import type { Database, ImportResult } from '@svcdb/engine'
-import type { Context } from 'hono'
 import { ServerError } from '../../errors/server-error'
-import type { AppEnv } from '../../routing/app-env'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
+import { archiveResponse } from './archive-response'
 import { requestBody } from './request-body'
 
 const HEX_HASH = /^[0-9a-fA-F]{64}$/
@@ -34,9 +33,11 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       return archiveResponse(c, patch, `patch-${to.slice(0, 12)}.svcdb`)
     }),
     handleRoute(routes.versionsImport, async (c, { query }) => {
-      // Counted as it streams, whatever Content-Length says; the engine's own limit stays.
-      const body = requestBody(c, { maxBytes: MAX_IMPORT_BYTES, what: 'an import' })
-      const result = await db.importArchive(body, {
+      const declared = Number(c.req.header('content-length'))
+      if (Number.isFinite(declared) && declared > MAX_IMPORT_BYTES) {
+        throw new ServerError('PAYLOAD_TOO_LARGE', `an import is at most ${MAX_IMPORT_BYTES} bytes`)
+      }
+      const result = await db.importArchive(requestBody(c), {
         force: query.force,
         promote: query.promote,
         maxBytes: MAX_IMPORT_BYTES,
@@ -58,33 +59,6 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
 async function resolve(db: Database, spec: string): Promise<string> {
   if (HEX_HASH.test(spec)) return (await db.at(spec).stat('/')).hash
   return (await db.snapshots.get(spec)).version
-}
-
-function archiveResponse(
-  c: Context<AppEnv>,
-  archive: AsyncGenerator<Uint8Array>,
-  filename: string,
-): Response {
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await archive.next()
-        if (next.done === true) controller.close()
-        else controller.enqueue(next.value)
-      } catch (err) {
-        // Headers are gone: cutting the stream is all that is left; the end frame's absence
-        // tells the client the archive is incomplete.
-        controller.error(err)
-      }
-    },
-    async cancel() {
-      await archive.return(undefined)
-    },
-  })
-  return c.body(body, 200, {
-    'Content-Type': 'application/octet-stream',
-    'Content-Disposition': `attachment; filename="${filename}"`,
-  })
 }
 
 function importView(result: ImportResult): ImportResultView {
