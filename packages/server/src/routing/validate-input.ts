@@ -3,9 +3,7 @@ import type { Context } from 'hono'
 import * as v from 'valibot'
 import { ServerError } from '../errors/server-error'
 import type { AppEnv } from './app-env'
-
-/** Largest JSON request body accepted (DESIGN §7). */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024
+import { readJsonBody } from './json-body'
 
 /**
  * Parses and validates the declared parts of a request. Any problem answers 400
@@ -22,7 +20,7 @@ export async function validateInput(
   const query = await check('query', request.query, c.req.query(), issues)
   let body: unknown
   if (request.body !== undefined) {
-    const json = await readJson(c)
+    const json = await readJsonBody(c)
     // valibot's object schemas take arrays for objects (an array is an object); a JSON array
     // is never what an object body means.
     if (Array.isArray(json) && OBJECT_SCHEMAS.has(innermostType(request.body)))
@@ -70,21 +68,4 @@ async function check(
     issues.push({ path: key === null ? part : `${part}.${key}`, message: issue.message })
   }
   return undefined
-}
-
-async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const length = Number(c.req.header('content-length') ?? '0')
-  if (length > MAX_JSON_BODY_BYTES) {
-    throw new ServerError('PAYLOAD_TOO_LARGE', `JSON body exceeds ${MAX_JSON_BODY_BYTES} bytes`)
-  }
-  const text = await c.req.text()
-  if (text.length > MAX_JSON_BODY_BYTES) {
-    throw new ServerError('PAYLOAD_TOO_LARGE', `JSON body exceeds ${MAX_JSON_BODY_BYTES} bytes`)
-  }
-  if (text.trim() === '') return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    throw new ServerError('BAD_REQUEST', 'request body is not valid JSON')
-  }
 }

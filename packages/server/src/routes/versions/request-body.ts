@@ -1,15 +1,14 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../../routing/app-env'
+import { boundedRequestBody } from '../../routing/request-stream'
+import type { BodyLimit } from '../../routing/request-stream'
 
 /**
- * The raw request body as an async iterable of bytes, read as it arrives: from Node's
- * `IncomingMessage` when served by @hono/node-server (fastest, DESIGN §7), else the web stream.
+ * The raw request body as an async iterable of bytes, read as it arrives. With a `limit`, more
+ * bytes than it allows answer 413 `PAYLOAD_TOO_LARGE` as soon as they arrive. Stopping early
+ * never destroys the connection, so the error answer reaches the client (see
+ * {@link boundedRequestBody}).
  */
-export function requestBody(c: Context<AppEnv>): AsyncIterable<Uint8Array> {
-  const incoming = (c.env as { incoming?: AsyncIterable<Uint8Array> } | undefined)?.incoming
-  if (incoming !== undefined && typeof incoming[Symbol.asyncIterator] === 'function')
-    return incoming
-  const body = c.req.raw.body
-  if (body === null) return (async function* () {})()
-  return body as unknown as AsyncIterable<Uint8Array>
+export function requestBody(c: Context<AppEnv>, limit?: BodyLimit): AsyncIterable<Uint8Array> {
+  return boundedRequestBody(c, limit)
 }
