@@ -6,6 +6,7 @@ import {
   statsResponseSchema,
   taskSchema,
 } from '@svcdb/contract'
+import { decodeSseStream } from '@svcdb/events/sse'
 import { EventSource } from 'eventsource'
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,11 +59,15 @@ describe('system endpoints over HTTP', () => {
       401,
       'UNAUTHORIZED',
     )
-    const stats = await user.get('/system/stats')
+    // Stats and metrics describe the whole database: they take list on / (issue 23), which a
+    // user with no group and no share lacks.
+    await expectError(await user.get('/system/stats'), 403, 'FORBIDDEN')
+    await expectError(await user.get('/system/metrics'), 403, 'FORBIDDEN')
+    const stats = await root.get('/system/stats')
     expect(stats.status).toBe(200)
     v.parse(statsResponseSchema, await stats.json())
     await expectError(await anonymous.get('/system/metrics'), 401)
-    const metrics = await user.get('/system/metrics')
+    const metrics = await root.get('/system/metrics')
     expect(metrics.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
     expect(await metrics.text()).toContain('svcdb_http_requests_total')
   })
@@ -195,5 +200,46 @@ describe('system endpoints over HTTP', () => {
     } finally {
       source.close()
     }
+  })
+})
+
+describe('what a share link sees, over HTTP (issue 23)', () => {
+  it('gets no stats, metrics, snapshot or fork list, database path, metrics or versions_created events', async () => {
+    const made = await root.post('/files/share-link', { paths: ['/pub'], permissions: '-r--l---' })
+    expect(made.status).toBe(201)
+    const { key } = (await made.json()) as { key: string }
+    const linkToken = (await login(server.url, key)).token
+    const link = client(server.url, linkToken)
+    for (const path of [
+      '/system/stats',
+      '/system/metrics',
+      '/versions/snapshots',
+      '/versions/forks',
+    ]) {
+      const res = await link.get(path)
+      expect(res.status).toBe(404)
+      expect(await res.text()).not.toContain(server.dataDir)
+    }
+
+    const open = async (token: string) => {
+      const res = await fetch(
+        `${server.url}/system/events?events=metrics,versions_created,entries_created`,
+        { headers: { authorization: `Bearer ${token}` } },
+      )
+      expect(res.status).toBe(200)
+      return decodeSseStream(res.body as ReadableStream<Uint8Array>)
+    }
+    const linkEvents = await open(linkToken)
+    // Root subscribes after the link: whatever root receives was published to both.
+    const rootEvents = await open(rootToken)
+    expect((await root.post('/versions/snapshots', { name: 'q3-layoffs' })).status).toBe(201)
+    const seen = new Set<string>()
+    while (!seen.has('metrics') || !seen.has('versions_created'))
+      seen.add(((await rootEvents.next()).value as { event: string }).event)
+    expect((await root.put('/files/pub/after.txt', new TextEncoder().encode('p'))).status).toBe(201)
+    const first = (await linkEvents.next()).value as { event: string; data: string }
+    expect(first.event).toBe('entries_created')
+    expect(first.data).toContain('/pub/after.txt')
+    await Promise.all([linkEvents.return(), rootEvents.return()])
   })
 })
