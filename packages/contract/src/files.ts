@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH, countGlobAlternatives } from './glob-limits'
 import { booleanQuerySchema } from './query-values'
 
 /** What a path holds, in listings and write answers (DESIGN §7.1). */
@@ -59,6 +60,20 @@ const integerString = (min: number, max: number) =>
     v.maxValue(max),
   )
 
+/**
+ * A listing glob: at most {@link MAX_GLOB_LENGTH} characters and
+ * {@link MAX_GLOB_ALTERNATIVES} brace alternatives, checked before anything matches with it.
+ */
+export const listingGlobSchema = v.pipe(
+  v.string(),
+  v.maxLength(MAX_GLOB_LENGTH, `a glob is at most ${MAX_GLOB_LENGTH} characters long`),
+  v.check(
+    // Counted only within the length limit: the counter is linear, but there is no need.
+    (glob) => glob.length > MAX_GLOB_LENGTH || countGlobAlternatives(glob) <= MAX_GLOB_ALTERNATIVES,
+    `a glob expands to at most ${MAX_GLOB_ALTERNATIVES} patterns through its braces ({a,b} counts 2, {1..20} counts 20, groups in a row multiply)`,
+  ),
+)
+
 /** Query of `GET /files/{path}`. */
 export const readQuerySchema = v.object({
   fork: v.optional(v.string()),
@@ -68,7 +83,7 @@ export const readQuerySchema = v.object({
   offset: v.optional(integerString(0, Number.MAX_SAFE_INTEGER), '0'),
   after: v.optional(v.string()),
   depth: v.optional(v.pipe(v.picklist(['0', '-1'], 'expected 0 or -1'), v.transform(Number)), '0'),
-  glob: v.optional(v.string()),
+  glob: v.optional(listingGlobSchema),
   nofollow: booleanQuerySchema,
   /** Answer the entry itself (`entryViewSchema`) instead of its bytes or listing. */
   stat: booleanQuerySchema,

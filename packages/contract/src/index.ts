@@ -63,10 +63,12 @@ export {
   entryViewSchema,
   filePathParamsSchema,
   forkQuerySchema,
+  listingGlobSchema,
   listingSchema,
   readQuerySchema,
   writeResultSchema,
 } from './files'
+export { countGlobAlternatives, MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH } from './glob-limits'
 export type { EntryView } from './files'
 export {
   createForkBodySchema,

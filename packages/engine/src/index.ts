@@ -50,6 +50,7 @@ export type {
   TextSpace,
 } from './meta/meta-store'
 export { MAX_NAME_BYTES, MAX_PATH_BYTES, normalizePath, reservedKind } from './path/db-path'
+export { countGlobAlternatives, MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH } from './path/glob-limits'
 export { MAX_SYMLINK_HOPS } from './read/resolve-path'
 export { TreeView } from './read/tree-view'
 export type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
