@@ -68,7 +68,7 @@ export const listingGlobSchema = v.pipe(
   v.string(),
   v.maxLength(MAX_GLOB_LENGTH, `a glob is at most ${MAX_GLOB_LENGTH} characters long`),
   v.check(
-    // Counted only within the length limit: the counter is linear, but there is no need.
+    // Past the length limit the glob is refused already; one issue is enough.
     (glob) => glob.length > MAX_GLOB_LENGTH || countGlobAlternatives(glob) <= MAX_GLOB_ALTERNATIVES,
     `a glob expands to at most ${MAX_GLOB_ALTERNATIVES} patterns through its braces ({a,b} counts 2, {1..20} counts 20, groups in a row multiply)`,
   ),
