@@ -89,6 +89,11 @@ export class Workspace {
     yield* this.current().list(dir, options)
   }
 
+  /** How many entries `list(dir)` yields without a glob (see {@link TreeView.count}). */
+  async count(dir: string, options?: { depth?: 0 | -1 }): Promise<number> {
+    return this.current().count(dir, options)
+  }
+
   async readlink(path: string): Promise<string> {
     return this.current().readlink(path)
   }

@@ -181,6 +181,25 @@ export class TreeView {
     }
   }
 
+  /**
+   * How many entries `list(dir)` yields without a glob, limit or cursor: its children
+   * (depth 0) or every file below it (depth -1). Read from the tree's totals: one page
+   * load, whatever the directory's size.
+   */
+  async count(dir: string, options: { depth?: 0 | -1 } = {}): Promise<number> {
+    const resolved = await this.resolve(normalizePath(dir), true)
+    if (resolved.entry !== undefined && resolved.entry.kind !== 'directory') {
+      throw new EngineError(
+        'NOT_A_DIRECTORY',
+        `${resolved.path} is a ${resolved.entry.kind}, not a directory`,
+        { path: dir },
+      )
+    }
+    const page = await loadPage(this.context.objects, resolved.entry?.hash ?? this.root)
+    const totals = pageTotals(page)
+    return options.depth === -1 ? totals.files : totals.entries
+  }
+
   /** The target of the symlink at `path`, as written. */
   async readlink(path: string): Promise<string> {
     const resolved = await this.resolve(normalizePath(path), false)

@@ -1,16 +1,15 @@
 import type { Access } from '@svcdb/auth'
 import { isEngineError } from '@svcdb/engine'
-import type { Entry, TreeView, Workspace } from '@svcdb/engine'
+import type { Entry } from '@svcdb/engine'
 import type { Context } from 'hono'
 import { ServerError } from '../../errors/server-error'
 import type { AppEnv } from '../../routing/app-env'
 import { parseRange } from './byte-range'
+import { listDirectory } from './directory-listing'
+import type { ReadQuery, ReadSource } from './read-source'
 import { entryView } from './entry-view'
 import { guardedReadStream } from './guarded-read-stream'
 import { allow } from './file-access'
-
-/** What `GET /files/{path}` reads: one version, pinned for the whole answer. */
-export type ReadSource = TreeView | Workspace
 
 /**
  * Files up to this size are read whole and sent as one buffer: a stream costs more than the
@@ -18,17 +17,6 @@ export type ReadSource = TreeView | Workspace
  * at most this much per request in flight.
  */
 export const SMALL_FILE_BYTES = 64 * 1024
-
-/** Query of a read, validated. */
-export interface ReadQuery {
-  limit: number
-  offset: number
-  after?: string | undefined
-  depth: number
-  glob?: string | undefined
-  nofollow: boolean
-  stat: boolean
-}
 
 const quoted = (hash: string) => `"${hash}"`
 
@@ -42,14 +30,14 @@ export async function answerRead(
   head: boolean,
 ): Promise<Response> {
   allow(access, path, 'read')
-  const entry = await resolveForRead(source, access, path, !query.nofollow)
+  const entry = await resolveForRead(source, path, !query.nofollow)
   if (query.stat) {
     allowTarget(access, path, entry.path, 'read')
     return c.json(entryView(entry, access.scoped ? access.permissions(entry.path) : undefined), 200)
   }
   if (entry.entryType === 'directory') {
     allowTarget(access, path, entry.path, 'list')
-    return c.json(await listing(source, access, entry, query), 200)
+    return c.json(await listDirectory(source, access, entry, query), 200)
   }
   if (entry.entryType === 'symlink')
     return c.json(entryView(entry, access.scoped ? access.permissions(entry.path) : undefined), 200)
@@ -96,12 +84,7 @@ const noSuchPath = (path: string) =>
  * must look alike, or links would tell whether any path exists: every failure to resolve is
  * one `NOT_FOUND` naming only the path asked for.
  */
-async function resolveForRead(
-  source: ReadSource,
-  access: Access,
-  path: string,
-  follow: boolean,
-): Promise<Entry> {
+async function resolveForRead(source: ReadSource, path: string, follow: boolean): Promise<Entry> {
   try {
     return await source.stat(path, { follow })
   } catch (err) {
@@ -123,44 +106,4 @@ function allowTarget(access: Access, path: string, reached: string, operation: '
 function matchesEtag(header: string, hash: string): boolean {
   if (header.trim() === '*') return true
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === quoted(hash))
-}
-
-/**
- * One page of a directory: `offset` or `after` (a name, or a relative path with depth -1),
- * `limit` items, `total` of everything the caller may see, and `next` when more remain.
- * Entries a scoped caller may not see are left out, the others carry their permissions.
- */
-async function listing(source: ReadSource, access: Access, dir: Entry, query: ReadQuery) {
-  const items = []
-  let total = 0
-  let skipped = 0
-  let last: string | undefined
-  const options = {
-    depth: query.depth as 0 | -1,
-    ...(query.glob === undefined ? {} : { glob: query.glob }),
-    ...(query.after === undefined ? {} : { after: query.after }),
-  }
-  const base = dir.path === '/' ? '/' : `${dir.path}/`
-  for await (const entry of source.list(dir.path, options)) {
-    const permissions = access.permissions(entry.path)
-    if (permissions === '--------') continue
-    total++
-    if (skipped < query.offset) {
-      skipped++
-      continue
-    }
-    if (items.length < query.limit) {
-      items.push(entryView(entry, access.scoped ? permissions : undefined))
-      last = entry.path.slice(base.length)
-    }
-  }
-  const page: { items: typeof items; total: number; limit: number; offset: number; next?: string } =
-    {
-      items,
-      total,
-      limit: query.limit,
-      offset: query.offset,
-    }
-  if (query.offset + items.length < total && last !== undefined) page.next = last
-  return page
 }
