@@ -249,7 +249,12 @@ describe('permissionsBelow', () => {
       {
         groups: [],
         shares: [
-          { path: '/eng/open', subject: { kind: 'user', userId: 'u1' }, permissions: 'crudl---', createdAt: 0 },
+          {
+            path: '/eng/open',
+            subject: { kind: 'user', userId: 'u1' },
+            permissions: 'crudl---',
+            createdAt: 0,
+          },
         ],
       },
       createRulesEvaluator([]),
