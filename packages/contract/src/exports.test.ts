@@ -4,8 +4,10 @@ import * as api from './index'
 it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "CONTENT_TYPE_RULE",
       "EMAIL_SECRET_MASK",
       "ERROR_CODES",
+      "MAX_CONTENT_TYPE_LENGTH",
       "MAX_GLOB_ALTERNATIVES",
       "MAX_GLOB_LENGTH",
       "MAX_IMPORT_BYTES",
@@ -16,6 +18,7 @@ it('exports exactly the public surface', () => {
       "adminKeyViewSchema",
       "booleanQuerySchema",
       "changeResultSchema",
+      "contentTypeSchema",
       "countGlobAlternatives",
       "createCronBodySchema",
       "createForkBodySchema",
@@ -48,6 +51,7 @@ it('exports exactly the public surface', () => {
       "historyEntrySchema",
       "historySchema",
       "importResultSchema",
+      "isContentType",
       "isErrorCode",
       "isRouteAuth",
       "keyViewSchema",

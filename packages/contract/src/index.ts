@@ -9,6 +9,12 @@ export type { AnySchema, HttpMethod, RouteAuth, RouteDef, RouteRequest } from '.
 export { routes } from './routes'
 export type { RouteName } from './routes'
 export { booleanQuerySchema, versionHashSchema } from './query-values'
+export {
+  CONTENT_TYPE_RULE,
+  contentTypeSchema,
+  isContentType,
+  MAX_CONTENT_TYPE_LENGTH,
+} from './content-type'
 export { statsResponseSchema } from './stats'
 export type { StatsResponse } from './stats'
 export {

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { contentTypeSchema } from '../content-type'
 import { forkQuerySchema, writeResultSchema } from '../files'
 import { versionHashSchema } from '../query-values'
 import { defineRoute } from '../route'
@@ -41,7 +42,7 @@ export const uploadRoutes = {
           ),
           v.maxLength(1_000_000),
         ),
-        content_type: v.optional(v.string()),
+        content_type: v.optional(contentTypeSchema),
         hash: v.optional(versionHashSchema),
       }),
     },
