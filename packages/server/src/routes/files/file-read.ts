@@ -9,6 +9,7 @@ import { listDirectory } from './directory-listing'
 import type { ReadQuery, ReadSource } from './read-source'
 import { entryView } from './entry-view'
 import { guardedReadStream } from './guarded-read-stream'
+import { servedContentType } from './served-content-type'
 import { allow } from './file-access'
 
 /**
@@ -45,7 +46,7 @@ export async function answerRead(
   const headers: Record<string, string> = {
     ETag: quoted(entry.hash),
     'Accept-Ranges': 'bytes',
-    'Content-Type': entry.contentType ?? 'application/octet-stream',
+    'Content-Type': servedContentType(entry.contentType),
     'Last-Modified': new Date(entry.updatedAt).toUTCString(),
     'X-Svcdb-Created-At': String(entry.createdAt),
     'X-Svcdb-Updated-At': String(entry.updatedAt),

@@ -1,18 +1,30 @@
+import { CONTENT_TYPE_RULE, isContentType, MAX_CONTENT_TYPE_LENGTH } from '@svcdb/contract'
 import { fileTypeFromBuffer } from 'file-type'
+import { ServerError } from '../../errors/server-error'
 
 /** Bytes looked at to guess a content type (file-type's reasonable sample size). */
 const SNIFF_BYTES = 4100
 
 /**
- * The content type of an upload: the request's `Content-Type` when given, else sniffed from
- * the first bytes with `file-type` (magic numbers), else `application/octet-stream`. The
- * body keeps streaming: only the first few KiB are held while sniffing.
+ * The content type of an upload: the request's `Content-Type` when given (400
+ * `VALIDATION_FAILED` unless it is a valid header value, since it is served back as one),
+ * else sniffed from the first bytes with `file-type` (magic numbers), else
+ * `application/octet-stream`. The body keeps streaming: only the first few KiB are held while
+ * sniffing.
  */
 export async function typedUpload(
   body: AsyncIterable<Uint8Array>,
   declared: string | undefined,
 ): Promise<{ contentType: string; data: AsyncIterable<Uint8Array> }> {
-  if (declared !== undefined && declared.trim() !== '') return { contentType: declared, data: body }
+  if (declared !== undefined && declared.trim() !== '') {
+    if (!isContentType(declared)) {
+      const message = `must be ${CONTENT_TYPE_RULE}, at most ${MAX_CONTENT_TYPE_LENGTH} characters`
+      throw new ServerError('VALIDATION_FAILED', `invalid request: Content-Type ${message}`, {
+        details: [{ path: 'headers.content-type', message }],
+      })
+    }
+    return { contentType: declared, data: body }
+  }
   const iterator = body[Symbol.asyncIterator]()
   const head: Uint8Array[] = []
   let size = 0
