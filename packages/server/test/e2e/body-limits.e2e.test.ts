@@ -104,7 +104,8 @@ describe('request bodies past their limit, over real HTTP', () => {
 
   it('takes no more than a Content-Length lying low declares: the rest is never read as body', async () => {
     // HTTP/1.1 frames the body by Content-Length: the bytes past it are a malformed next
-    // request, which Node's HTTP parser refuses (a bare 400) and closes the connection on.
+    // request, which Node's HTTP parser refuses with a bare 400 before closing the connection
+    // at once; a client still sending may see only the close.
     const answer = await measured(() =>
       flood(server.url, {
         method: 'POST',
@@ -115,7 +116,7 @@ describe('request bodies past their limit, over real HTTP', () => {
         framing: 100,
       }),
     )
-    expect(answer.status).toBe(400)
+    expect([400, undefined]).toContain(answer.status)
     expect(answer.sent).toBeLessThan(ATTACK_BYTES)
     expect(answer.growth).toBeLessThan(MAX_GROWTH)
     await expectResponsive()
