@@ -36,6 +36,12 @@ export type EngineErrorCode =
   | 'OVERRUN'
   /** An operation was cancelled through its `AbortSignal`. */
   | 'ABORTED'
+  /**
+   * The device (or the disk quota) holding the database directory is full (`ENOSPC`,
+   * `EDQUOT`): nothing was written, reads still work, and writes succeed again once space is
+   * freed.
+   */
+  | 'INSUFFICIENT_STORAGE'
   /** The storage layer failed; see `cause`. */
   | 'IO_ERROR'
 

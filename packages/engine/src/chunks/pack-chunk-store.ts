@@ -1,5 +1,6 @@
 import { EngineError, isEngineError } from '../errors'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
+import { insufficientStorage } from '../storage/no-space'
 import type { CompressionOptions } from './chunk-codec'
 import {
   RECORD_HEADER_LENGTH,
@@ -47,6 +48,8 @@ const hex = (hash: Uint8Array): string => Buffer.from(hash).toString('hex')
 
 function ioError(action: string, err: unknown): EngineError {
   if (isEngineError(err)) return err
+  const full = insufficientStorage(`pack ${action}`, err)
+  if (full !== undefined) return full
   return new EngineError('IO_ERROR', `pack ${action} failed: ${(err as Error).message}`, {
     cause: err,
   })

@@ -1,5 +1,6 @@
 import { unlink } from 'node:fs/promises'
 import { EngineError, isEngineError } from '../errors'
+import { insufficientStorage } from '../storage/no-space'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { RECORD_HEADER_LENGTH, bodyMatches, decodeChunkRecordHeader } from './chunk-record'
 import type { CompactOptions, CompactReport } from './chunk-store'
@@ -162,19 +163,21 @@ async function removePacks(context: PackCompactionContext, ids: number[]): Promi
   }
 }
 
-/** Awaits file I/O, answering `CLOSED` when the store closed meanwhile, else `IO_ERROR`. */
+/**
+ * Awaits file I/O, answering `CLOSED` when the store closed meanwhile, `INSUFFICIENT_STORAGE`
+ * when the disk is full, else `IO_ERROR`.
+ */
 async function io<T>(context: PackCompactionContext, action: string, work: Promise<T>): Promise<T> {
   try {
     return await work
   } catch (err) {
     context.assertOpen()
     if (isEngineError(err)) throw err
-    throw new EngineError(
-      'IO_ERROR',
-      `pack compaction ${action} failed: ${(err as Error).message}`,
-      {
+    throw (
+      insufficientStorage(`pack compaction ${action}`, err) ??
+      new EngineError('IO_ERROR', `pack compaction ${action} failed: ${(err as Error).message}`, {
         cause: err,
-      },
+      })
     )
   }
 }

@@ -1,5 +1,8 @@
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
-import { EngineError } from '../errors'
+import { EngineError, isEngineError } from '../errors'
+import { insufficientStorage } from '../storage/no-space'
+import { logRotationOf } from './level-log-rotation'
+import { createLevelWriteQueue } from './level-write-queue'
 import { BINARY_SPACES, TEXT_SPACES } from './meta-store'
 import type { KeyOf, MetaOp, MetaStore, RangeOptions, Space } from './meta-store'
 
@@ -11,9 +14,12 @@ type Sublevel = AbstractSublevel<AnyLevel, any, any, Uint8Array>
 
 /** Wraps a storage failure, keeping the original as `cause`. */
 function ioError(action: string, err: unknown): EngineError {
+  if (isEngineError(err)) return err
   const code = (err as { code?: unknown }).code
   if (code === 'LEVEL_DATABASE_NOT_OPEN')
     return new EngineError('CLOSED', 'the database is closed', { cause: err })
+  const full = insufficientStorage(`metadata ${action}`, err)
+  if (full !== undefined) return full
   return new EngineError('IO_ERROR', `metadata ${action} failed: ${(err as Error).message}`, {
     cause: err,
   })
@@ -23,6 +29,10 @@ function ioError(action: string, err: unknown): EngineError {
  * A {@link MetaStore} over any abstract-level database (classic-level on disk, memory-level in
  * memory). Each space is a sublevel; binary spaces use `view` keys, text spaces `utf8` keys.
  * The database must already be open; closing the store closes it.
+ *
+ * Batches are written one LevelDB write at a time (concurrent ones grouped); after a write
+ * failed for lack of space, a classic-level database starts a new log before the next write
+ * (see `createLevelWriteQueue`), so writes acknowledged once space is freed survive a restart.
  */
 export function createLevelMetaStore(db: AnyLevel): MetaStore {
   const spaces = new Map<Space, Sublevel>()
@@ -39,6 +49,21 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
     )
   }
   const sub = (space: Space): Sublevel => spaces.get(space) as Sublevel
+  const startNewLog = logRotationOf(db)
+  const writes = createLevelWriteQueue<MetaOp>({
+    async write(groups, sync) {
+      const batch = db.batch()
+      for (const ops of groups) {
+        for (const op of ops) {
+          if (op.type === 'put') batch.put(op.key, op.value, { sublevel: sub(op.space) })
+          else batch.del(op.key, { sublevel: sub(op.space) })
+        }
+      }
+      await batch.write({ sync })
+    },
+    wrap: (err) => ioError('write', err),
+    ...(startNewLog === undefined ? {} : { startNewLog }),
+  })
 
   return {
     async get(space, key) {
@@ -60,16 +85,7 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
     },
     async batch(ops: readonly MetaOp[], options) {
       if (ops.length === 0) return
-      const batch = db.batch()
-      for (const op of ops) {
-        if (op.type === 'put') batch.put(op.key, op.value, { sublevel: sub(op.space) })
-        else batch.del(op.key, { sublevel: sub(op.space) })
-      }
-      try {
-        await batch.write({ sync: options.sync })
-      } catch (err) {
-        throw ioError('write', err)
-      }
+      await writes.write(ops, options.sync)
     },
     iterate<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
       const options = levelRange(range)

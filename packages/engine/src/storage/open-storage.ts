@@ -7,6 +7,7 @@ import { createLevelChunkStore } from '../chunks/level-chunk-store'
 import { createPackChunkStore } from '../chunks/pack-chunk-store'
 import { createTieredChunkStore } from '../chunks/tiered-chunk-store'
 import { EngineError } from '../errors'
+import { insufficientStorage } from './no-space'
 import { createLevelMetaStore } from '../meta/level-meta-store'
 import type { MetaStore } from '../meta/meta-store'
 
@@ -46,6 +47,8 @@ export async function openDiskStorage(
         { cause: err },
       )
     }
+    const full = insufficientStorage(`opening the database at ${path}`, err)
+    if (full !== undefined) throw full
     throw new EngineError(
       'IO_ERROR',
       `cannot open database at ${path}: ${(err as Error).message}`,
