@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'RANGE_NOT_SATISFIABLE',
   'RATE_LIMITED',
   'CONTENT_CORRUPT',
+  'INSUFFICIENT_STORAGE',
   'INTERNAL',
 ] as const
 
@@ -41,6 +42,8 @@ export const errorStatus = {
   RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   CONTENT_CORRUPT: 500,
+  /** The disk holding the data is full: writes fail until space is freed; reads still work. */
+  INSUFFICIENT_STORAGE: 507,
   INTERNAL: 500,
 } as const satisfies Record<ErrorCode, number>
 
