@@ -1,3 +1,4 @@
+import { EngineError } from '@svcdb/engine'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
 import { toErrorResponse } from './error-response'
@@ -35,6 +36,19 @@ describe('toErrorResponse', () => {
       status: 404,
       body: { error: { code: 'NOT_FOUND' } },
     })
+  })
+
+  it('answers a full disk, as the engine reports it, 507 INSUFFICIENT_STORAGE', () => {
+    const err = new EngineError(
+      'INSUFFICIENT_STORAGE',
+      'no space left on the device holding the database directory (ENOSPC): pack write failed',
+      { cause: new Error("ENOSPC: no space left on device, open '/srv/db/packs/1.pack'") },
+    )
+    const res = toErrorResponse(err)
+    expect(res.status).toBe(507)
+    expect(res.unexpected).toBe(false)
+    expect(res.body.error.code).toBe('INSUFFICIENT_STORAGE')
+    expect(JSON.stringify(res.body)).not.toContain('/srv')
   })
 
   it('hides unknown errors behind INTERNAL without internals', () => {

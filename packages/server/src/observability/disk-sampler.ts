@@ -16,6 +16,8 @@ export interface DiskSampler {
   latest(): DiskSample
   /** Takes a sample now. */
   refresh(): Promise<DiskSample>
+  /** Samples only the file system's used share (one `statfs`, no directory walk), in percent. */
+  refreshUsage(): Promise<number>
   stop(): void
 }
 
@@ -45,19 +47,28 @@ async function directoryBytes(dir: string): Promise<number> {
  */
 export function createDiskSampler(dataDir: string, intervalMs = 15_000): DiskSampler {
   let sample: DiskSample = { diskTotal: 0, kvFile: 0, diskUsagePercent: 0 }
+  const usage = async (): Promise<number> => {
+    const fs = await statfs(dataDir).catch(() => undefined)
+    const percent =
+      fs === undefined || fs.blocks === 0 ? 0 : (100 * (fs.blocks - fs.bavail)) / fs.blocks
+    return Math.round(percent * 100) / 100
+  }
   const refresh = async (): Promise<DiskSample> => {
-    const [diskTotal, kvFile, fs] = await Promise.all([
+    const [diskTotal, kvFile, diskUsagePercent] = await Promise.all([
       directoryBytes(dataDir),
       directoryBytes(join(dataDir, 'meta')),
-      statfs(dataDir).catch(() => undefined),
+      usage(),
     ])
-    const diskUsagePercent =
-      fs === undefined || fs.blocks === 0 ? 0 : (100 * (fs.blocks - fs.bavail)) / fs.blocks
-    sample = { diskTotal, kvFile, diskUsagePercent: Math.round(diskUsagePercent * 100) / 100 }
+    sample = { diskTotal, kvFile, diskUsagePercent }
     return sample
+  }
+  const refreshUsage = async (): Promise<number> => {
+    const diskUsagePercent = await usage()
+    sample = { ...sample, diskUsagePercent }
+    return diskUsagePercent
   }
   void refresh().catch(() => undefined)
   const timer = setInterval(() => void refresh().catch(() => undefined), intervalMs)
   timer.unref()
-  return { latest: () => sample, refresh, stop: () => clearInterval(timer) }
+  return { latest: () => sample, refresh, refreshUsage, stop: () => clearInterval(timer) }
 }

@@ -6,13 +6,13 @@ import { handleRoute } from '../routing/route-handler'
 export interface HealthSource {
   version: string
   /** `degraded` when a component needs attention (disk nearly full, corruption seen…). */
-  status(): HealthResponse['status']
+  status(): HealthResponse['status'] | Promise<HealthResponse['status']>
 }
 
 /** `GET /system/health`: no credential, `{"status", "version"}` exactly (spec). */
 export function healthRoute(source: HealthSource) {
-  return handleRoute(routes.systemHealth, (c) => {
-    const body: HealthResponse = { status: source.status(), version: source.version }
+  return handleRoute(routes.systemHealth, async (c) => {
+    const body: HealthResponse = { status: await source.status(), version: source.version }
     return c.json(body, 200)
   })
 }

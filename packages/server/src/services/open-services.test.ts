@@ -128,11 +128,11 @@ describe('openServices', () => {
       stdout: () => undefined,
     })
     try {
-      expect(services.health()).toBe('ok')
+      expect(await services.health()).toBe('ok')
       services.observeError(Object.assign(new Error('not found'), { code: 'NOT_FOUND' }))
-      expect(services.health()).toBe('ok')
+      expect(await services.health()).toBe('ok')
       services.observeError(Object.assign(new Error('bad bytes'), { code: 'CONTENT_CORRUPT' }))
-      expect(services.health()).toBe('degraded')
+      expect(await services.health()).toBe('degraded')
       expect(services.rootApiKey).toBeUndefined()
     } finally {
       await services.close()

@@ -16,6 +16,7 @@ import { createDiskSampler } from '../observability/disk-sampler'
 import { createServerMetrics } from '../observability/server-metrics'
 import type { ServerMetrics } from '../observability/server-metrics'
 import { statsSnapshot } from '../observability/stats-snapshot'
+import { createStorageHealth } from '../observability/storage-health'
 import { emailRouteHandlers } from '../routes/email'
 import { fileRouteHandlers } from '../routes/files/file-route-handlers'
 import { namedVersionRouteHandlers } from '../routes/named-versions/named-version-route-handlers'
@@ -43,14 +44,15 @@ export interface Services {
   metrics: ServerMetrics
   authenticator: Authenticator
   handlers: RouteHandler[]
-  health(): 'ok' | 'degraded'
+  /** `degraded` after corruption was met, while writes fail for lack of space, or past 95 % disk use. */
+  health(): Promise<'ok' | 'degraded'>
   /** Present on the first start of an authenticated mode: print once. */
   rootApiKey?: string
   /** Ends event streams, so a graceful HTTP close is not held open by them. */
   beginShutdown(): void
   /** Stops tasks and pulses, and closes the database. */
   close(): Promise<void>
-  /** Notes an error answered to a client (corruption turns health `degraded`). */
+  /** Notes an error answered to a client (corruption or a full disk turns health `degraded`). */
   observeError(err: unknown): void
 }
 
@@ -176,6 +178,20 @@ export async function openServices(
       },
     })
     let corrupt = false
+    const storage = createStorageHealth({
+      onTransition(full, err) {
+        // The cause names the file and the OS error: for the operator, never for callers.
+        const cause = (err as { cause?: unknown } | undefined)?.cause
+        if (full)
+          logger.warn(
+            `writes fail for lack of space: ${(err as Error).message}` +
+              (cause instanceof Error ? ` (${cause.message})` : ''),
+          )
+        else logger.info('writes succeed again: storage has room')
+      },
+    })
+    // A durable commit proves writes work again (its chunks and metadata reached the disk).
+    cleanups.push(db.onChange(() => storage.writeSucceeded()))
     const authenticator = createBearerAuthenticator(auth)
     const handlers = [
       ...authRouteHandlers({ auth }),
@@ -209,11 +225,13 @@ export async function openServices(
       metrics,
       authenticator,
       handlers,
-      health: () => (corrupt || disk.latest().diskUsagePercent >= 95 ? 'degraded' : 'ok'),
+      health: async () =>
+        corrupt || storage.full() || (await disk.refreshUsage()) >= 95 ? 'degraded' : 'ok',
       beginShutdown: () => shutdown.abort(),
       close: closeAll,
       observeError(err) {
         if ((err as { code?: unknown }).code === 'CONTENT_CORRUPT') corrupt = true
+        storage.observeError(err)
       },
     }
     if (rootApiKey !== undefined) services.rootApiKey = rootApiKey

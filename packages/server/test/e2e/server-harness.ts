@@ -25,17 +25,36 @@ export interface ServerProcess {
   dispose(): Promise<void>
 }
 
+/** Options of {@link startServerProcess}. */
+export interface ServerProcessOptions {
+  /**
+   * Rewrites the command line (`[node, bin, ...args]`) before it is spawned, e.g. to run the
+   * server inside another mount namespace. The wrapper must `exec` the command, so that the
+   * spawned process is the server (signals reach it, its pid is the server's).
+   */
+  wrap?: (command: string[]) => string[]
+}
+
 /** Starts the built server with `args` (plus `--port 0 --data <tmp>` unless given). */
 export async function startServerProcess(
   args: string[] = [],
   dataDir?: string,
+  options: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'svcdb-e2e-')))
-  const child: ChildProcessWithoutNullStreams = spawn(
+  const command = [
     process.execPath,
-    [bin, '--port', '0', '--data', dir, '--log-level', 'warn', ...args],
-    { stdio: 'pipe' },
-  )
+    bin,
+    '--port',
+    '0',
+    '--data',
+    dir,
+    '--log-level',
+    'warn',
+    ...args,
+  ]
+  const [file, ...rest] = options.wrap?.(command) ?? command
+  const child: ChildProcessWithoutNullStreams = spawn(file as string, rest, { stdio: 'pipe' })
   let out = ''
   let err = ''
   const waiters = new Set<() => void>()
