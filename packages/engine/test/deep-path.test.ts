@@ -92,9 +92,7 @@ describe('a path thousands of levels deep (issue 23, item 10)', () => {
     const verified = await db.verify()
     expect(verified).toMatchObject({ ok: true, missing: [], corrupt: [] })
     expect(text(await db.readFile(DEEP_FILE))).toBe('{"n":3}')
-    expect(text(await db.at({ snapshot: 'before' }).readFile('/side.txt'))).toBe(
-      'beside the root',
-    )
+    expect(text(await db.at({ snapshot: 'before' }).readFile('/side.txt'))).toBe('beside the root')
     expect((await restored.verify()).ok).toBe(true)
   }, 120_000)
 })

@@ -55,8 +55,7 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
     async rawSize(hash, options) {
       assertOpen()
       assertChunkHash(hash)
-      const staged =
-        options?.committed === true ? undefined : (await table.settled(hash))?.record
+      const staged = options?.committed === true ? undefined : (await table.settled(hash))?.record
       const record = staged ?? (await meta.get('chunk', hash))
       return record === undefined ? undefined : decodeChunkRecordHeader(record).rawLength
     },

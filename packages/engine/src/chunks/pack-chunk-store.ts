@@ -187,8 +187,7 @@ export async function createPackChunkStore(
     async rawSize(hash, options) {
       assertOpen()
       assertChunkHash(hash)
-      const staged =
-        options?.committed === true ? undefined : (await table.settled(hash))?.location
+      const staged = options?.committed === true ? undefined : (await table.settled(hash))?.location
       if (staged !== undefined) return staged.rawLength
       const entry = await meta.get('chunkidx', hash)
       return entry === undefined ? undefined : decodePackLocation(entry).rawLength

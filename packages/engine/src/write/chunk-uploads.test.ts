@@ -81,9 +81,15 @@ describe('chunk uploads with lying sizes', () => {
       await db.putChunk(big.hash, big.bytes)
       const before = db.head()
       for (const lie of [
-        [{ hash: ten.hash, size: 200_000 }, { hash: ten.hash, size: 200_000 }],
+        [
+          { hash: ten.hash, size: 200_000 },
+          { hash: ten.hash, size: 200_000 },
+        ],
         [{ hash: big.hash, size: 16 }],
-        [{ hash: ten.hash, size: 10 }, { hash: big.hash, size: 99_999 }],
+        [
+          { hash: ten.hash, size: 10 },
+          { hash: big.hash, size: 99_999 },
+        ],
       ]) {
         await rejectsWith(db.writeChunks('/u/boom.bin', lie), 'INVALID_INPUT')
       }
