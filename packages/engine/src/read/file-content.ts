@@ -56,7 +56,7 @@ export async function* readFileContent(
   for await (const [ref, offset] of chunkRefs(objects, file, range.start)) {
     if (offset + ref.size <= range.start) continue
     if (offset > range.end) break
-    const read = chunks.read(ref.hash, { size: ref.size }).catch(missingIsCorrupt)
+    const read = chunks.read(ref.hash, { size: ref.size })
     // Handled at once: the read may fail while an earlier chunk is awaited or yielded, or
     // after the consumer stopped; it is surfaced when awaited, never as an unhandled rejection.
     read.catch(() => undefined)
@@ -65,18 +65,33 @@ export async function* readFileContent(
       Math.min(ref.size, range.end - offset + 1),
       ref.size,
     ]
-    if (ahead !== undefined) yield checked(await ahead, aheadSlice)
+    if (ahead !== undefined) {
+      let bytes: Uint8Array
+      try {
+        bytes = await ahead
+      } catch (err) {
+        throw corruptIfMissing(err)
+      }
+      yield checked(bytes, aheadSlice)
+    }
     ahead = read
     aheadSlice = slice
   }
-  if (ahead !== undefined) yield checked(await ahead, aheadSlice)
+  if (ahead === undefined) return
+  let bytes: Uint8Array
+  try {
+    bytes = await ahead
+  } catch (err) {
+    throw corruptIfMissing(err)
+  }
+  yield checked(bytes, aheadSlice)
 }
 
 /** A chunk a file names but the store lacks is damage, not an absent file. */
-function missingIsCorrupt(err: unknown): never {
-  if (isEngineError(err, 'NOT_FOUND'))
-    throw new EngineError('CONTENT_CORRUPT', 'a chunk of the file is missing', { cause: err })
-  throw err
+function corruptIfMissing(err: unknown): unknown {
+  return isEngineError(err, 'NOT_FOUND')
+    ? new EngineError('CONTENT_CORRUPT', 'a chunk of the file is missing', { cause: err })
+    : err
 }
 
 function checked(bytes: Uint8Array, [from, to, size]: Slice): Uint8Array {
