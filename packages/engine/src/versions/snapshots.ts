@@ -43,6 +43,13 @@ export class Snapshots {
     options: { metadata?: Record<string, unknown> } = {},
   ): Promise<SnapshotInfo> {
     assertRefName('snapshot', name)
+    // `HEAD` names the current version wherever a version is named: a snapshot would be shadowed.
+    if (name === HEAD) {
+      throw new EngineError(
+        'INVALID_NAME',
+        'a snapshot cannot be named HEAD: HEAD is the current version',
+      )
+    }
     assertMetadata(options.metadata)
     const { version, createdAt } = await this.core.submit(
       createRefMutation('snapshot', name, { ref: HEAD }, options.metadata),

@@ -4,18 +4,19 @@ import { parseHash } from '../internal/hex'
 import { assertRefName, HEAD, refKey } from './ref-names'
 import { assertVersionRoot } from './version-roots'
 
-/** A version named by snapshot, by hex hash, or HEAD when omitted. */
+/** A version named by snapshot, by hex hash, or HEAD (omitted, or the name `HEAD`). */
 export type VersionSpec = string | { snapshot: string } | { version: string } | undefined
 
 const HEX_HASH = /^[0-9a-fA-F]{64}$/
 
 /**
- * The root a spec names. A string is a 64-digit hex hash or else a snapshot name (names can
- * never look like hashes). `NOT_FOUND` for an unknown snapshot; an unknown hash is only
- * found out when its objects are read.
+ * The root a spec names. A string is a 64-digit hex hash, `HEAD` (the current version, in
+ * every form of spec: the spec says "HEAD denotes the current version"), or else a snapshot
+ * name (names can never look like hashes, and no new snapshot is named `HEAD`). `NOT_FOUND`
+ * for an unknown snapshot; an unknown hash is only found out when its objects are read.
  */
 export function resolveVersion(core: EngineCore, spec: VersionSpec): Uint8Array {
-  if (spec === undefined) return core.rootOf(HEAD)
+  if (spec === undefined || nameOf(spec) === HEAD) return core.rootOf(HEAD)
   if (typeof spec === 'string') {
     return HEX_HASH.test(spec) ? parseHash(spec) : snapshotRoot(core, spec)
   }
@@ -34,11 +35,17 @@ export async function resolveVersionRoot(core: EngineCore, spec: VersionSpec): P
   return root
 }
 
-/** True when `spec` names a version by hash rather than by ref. */
+/** True when `spec` names a version by hash rather than by ref (HEAD is a ref). */
 export function namesHash(spec: VersionSpec): boolean {
   if (spec === undefined) return false
   if (typeof spec === 'string') return HEX_HASH.test(spec)
-  return 'version' in spec
+  return 'version' in spec && spec.version !== HEAD
+}
+
+/** The name or hash a spec gives, as written (callers from JavaScript may pass anything). */
+function nameOf(spec: Exclude<VersionSpec, undefined>): unknown {
+  if (typeof spec === 'string') return spec
+  return 'snapshot' in spec ? spec.snapshot : 'version' in spec ? spec.version : undefined
 }
 
 function snapshotRoot(core: EngineCore, name: string): Uint8Array {
