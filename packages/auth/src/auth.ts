@@ -7,6 +7,7 @@ import type { Principal } from './principal'
 import type { RandomSource } from './random-source'
 import type { GroupService } from './service/group-service'
 import type { KeyService } from './service/key-service'
+import type { ResetRootKeyOptions, ResetRootKeyResult } from './service/root-key-service'
 import type { AccessGrant } from './service/magic-link-service'
 import type { TokenGrant } from './service/session-service'
 import type { ShareService } from './service/share-service'
@@ -56,8 +57,22 @@ export interface Auth {
   /**
    * Prepares the store on start: the signing key, the root user and, unless the mode is
    * `disabled`, a root API key when no unrestricted, usable one exists. Idempotent.
+   * Equal to `prepare()` then `ensureRootKey()`.
    */
   bootstrap(): Promise<BootstrapResult>
+  /** The signing key and the root user, created when absent; never mints a key. Idempotent. */
+  prepare(): Promise<void>
+  /**
+   * The root API key when no unrestricted, usable one exists (never in `disabled` mode), after
+   * `prepare()`. Call it only once the key can reach the operator (the server listens), so a
+   * start that fails does not consume it. Idempotent.
+   */
+  ensureRootKey(): Promise<BootstrapResult>
+  /**
+   * Offline recovery of a lost root key: mints a new one whatever exists and, with
+   * `revokeOthers`, revokes every other key of the root user. Touches nothing else.
+   */
+  resetRootKey(options?: ResetRootKeyOptions): Promise<ResetRootKeyResult>
   /**
    * `POST /auth/token`: an API key for an access token and a refresh token.
    *

@@ -1,17 +1,16 @@
 import type { Auth, AuthOptions, BootstrapResult } from './auth'
 import { systemClock } from './clock'
 import { AuthError } from './errors'
-import { isKeyUsable, parseExpiresInDays } from './keys/api-key'
 import { createAccess } from './permissions/access'
 import type { Access, Grants } from './permissions/access'
 import { ROOT_PRINCIPAL } from './principal'
 import type { Principal } from './principal'
 import { cryptoRandomSource } from './random-source'
 import { createAuthContext } from './service/auth-context'
-import type { AuthContext } from './service/auth-context'
 import { createGroupService } from './service/group-service'
-import { createKeyService, issueKey } from './service/key-service'
+import { createKeyService } from './service/key-service'
 import { createMagicLinkService } from './service/magic-link-service'
+import { mintFirstRootKey, prepareIdentity, resetRootKey } from './service/root-key-service'
 import { createSessionService } from './service/session-service'
 import { createShareService } from './service/share-service'
 import { createUserService } from './service/user-service'
@@ -21,7 +20,8 @@ const NO_GRANTS: Grants = { groups: [], shares: [] }
 
 /**
  * Builds the identity facade over a store. Call `bootstrap()` once on start and print the
- * root key it may return.
+ * root key it may return (a server calls `prepare()` before it listens and
+ * `ensureRootKey()` once it does, so a start that fails consumes no key).
  *
  * @example
  * const auth = createAuth({ store: createMemoryIdentityStore() })
@@ -60,17 +60,29 @@ export function createAuth(options: AuthOptions): Auth {
     const grants = user?.isActive === true ? await ctx.cache.grants(user) : NO_GRANTS
     return createAccess(principal, grants, rules)
   }
-  let bootstrapped: Promise<BootstrapResult> | undefined
+  // Each step runs once; a failed one is retried by the next call.
+  const once = <T>(run: () => Promise<T>): (() => Promise<T>) => {
+    let running: Promise<T> | undefined
+    return () =>
+      (running ??= run().catch((err: unknown) => {
+        running = undefined
+        throw err
+      }))
+  }
+  const prepare = once(() => prepareIdentity(ctx))
+  const ensureRootKey = once(async (): Promise<BootstrapResult> => {
+    await prepare()
+    if (mode.kind === 'disabled') return {}
+    const rootApiKey = await mintFirstRootKey(ctx)
+    return rootApiKey === undefined ? {} : { rootApiKey }
+  })
 
   return {
     mode,
-    bootstrap() {
-      bootstrapped ??= bootstrap(ctx, mode.kind !== 'disabled').catch((err: unknown) => {
-        bootstrapped = undefined
-        throw err
-      })
-      return bootstrapped
-    },
+    prepare,
+    ensureRootKey,
+    bootstrap: ensureRootKey,
+    resetRootKey: (resetOptions) => resetRootKey(ctx, resetOptions),
     exchangeApiKey: (apiKey) => sessions.exchange(apiKey),
     refresh: (refreshToken) => sessions.refresh(refreshToken),
     requestMagicLink: (email, client) => magicLinks.request(email, client),
@@ -93,30 +105,4 @@ export function createAuth(options: AuthOptions): Auth {
     deleteExpired: () => ctx.store.deleteExpired(ctx.clock.now()),
     idle: () => magicLinks.idle(),
   }
-}
-
-async function bootstrap(ctx: AuthContext, issueRootKey: boolean): Promise<BootstrapResult> {
-  await ctx.codec()
-  if ((await ctx.store.getUser(ROOT_USER_ID)) === undefined) {
-    const now = ctx.clock.now()
-    await ctx.store.createUser({
-      userId: ROOT_USER_ID,
-      username: 'root',
-      isActive: true,
-      tags: [],
-      createdAt: now,
-      updatedAt: now,
-    })
-  }
-  if (!issueRootKey) return {}
-  const now = ctx.clock.now()
-  const keys = await ctx.store.listApiKeys({ userId: ROOT_USER_ID })
-  if (keys.some((key) => key.rules.length === 0 && isKeyUsable(key, now))) return {}
-  const { key } = await issueKey(ctx, {
-    kind: 'admin',
-    userId: ROOT_USER_ID,
-    rules: [],
-    expiresInDays: parseExpiresInDays(undefined),
-  })
-  return { rootApiKey: key }
 }

@@ -16,6 +16,7 @@ export type { RandomSource } from './random-source'
 
 export type { KeyService, CreateKeyInput, RevokedKey } from './service/key-service'
 export type { TokenGrant } from './service/session-service'
+export type { ResetRootKeyOptions, ResetRootKeyResult } from './service/root-key-service'
 export type { AccessGrant } from './service/magic-link-service'
 export type { UserService } from './service/user-service'
 export type { GroupService } from './service/group-service'
