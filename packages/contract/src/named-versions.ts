@@ -65,7 +65,10 @@ export const restoreVersionBodySchema = v.strictObject({ name: versionNameSchema
 export const restorePathBodySchema = v.pipe(
   v.strictObject({
     snapshot: v.optional(versionNameSchema),
-    version: v.optional(versionHashSchema),
+    // HEAD denotes the current version (spec), wherever a version is named.
+    version: v.optional(
+      v.union([v.literal('HEAD'), versionHashSchema], 'expected a 64-digit hex hash or HEAD'),
+    ),
   }),
   v.check(
     (body) => (body.snapshot === undefined) !== (body.version === undefined),

@@ -18,7 +18,7 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       let version: string
       if (query.hash !== undefined) {
         version = (await db.at(query.hash).stat('/')).hash
-      } else if (query.snapshot !== undefined) {
+      } else if (query.snapshot !== undefined && query.snapshot !== 'HEAD') {
         version = (await db.snapshots.get(query.snapshot)).version
       } else {
         version = db.head()
@@ -53,9 +53,9 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
   ]
 }
 
-/** A snapshot name or hex hash, checked to name a stored version. */
+/** A snapshot name, hex hash or `HEAD` (the current version), checked to name a stored version. */
 async function resolve(db: Database, spec: string): Promise<string> {
-  if (HEX_HASH.test(spec)) return (await db.at(spec).stat('/')).hash
+  if (spec === 'HEAD' || HEX_HASH.test(spec)) return (await db.at(spec).stat('/')).hash
   return (await db.snapshots.get(spec)).version
 }
 
