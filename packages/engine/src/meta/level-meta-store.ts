@@ -1,3 +1,4 @@
+import { dirname } from 'node:path'
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
 import { EngineError, isEngineError } from '../errors'
 import { insufficientStorage } from '../storage/no-space'
@@ -12,12 +13,26 @@ type AnyLevel = AbstractLevel<any, any, any>
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Sublevel = AbstractSublevel<AnyLevel, any, any, Uint8Array>
 
-/** Wraps a storage failure, keeping the original as `cause`. */
-function ioError(action: string, err: unknown): EngineError {
+/**
+ * Wraps a storage failure, keeping the original as `cause`. Damage LevelDB finds while
+ * reading becomes `CONTENT_CORRUPT` naming the repair command (for a database on disk, whose
+ * data directory holds `location`).
+ */
+function levelError(action: string, err: unknown, location?: string): EngineError {
   if (isEngineError(err)) return err
   const code = (err as { code?: unknown }).code
   if (code === 'LEVEL_DATABASE_NOT_OPEN')
     return new EngineError('CLOSED', 'the database is closed', { cause: err })
+  if (code === 'LEVEL_CORRUPTION') {
+    const repair =
+      location === undefined ? 'svcdb repair' : `svcdb repair --data ${dirname(location)}`
+    return new EngineError(
+      'CONTENT_CORRUPT',
+      `metadata ${action} found damage: ${(err as Error).message}; stop the server, keep a ` +
+        `copy of the data directory and run \`${repair}\``,
+      { cause: err },
+    )
+  }
   const full = insufficientStorage(`metadata ${action}`, err)
   if (full !== undefined) return full
   return new EngineError('IO_ERROR', `metadata ${action} failed: ${(err as Error).message}`, {
@@ -49,6 +64,9 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
     )
   }
   const sub = (space: Space): Sublevel => spaces.get(space) as Sublevel
+  const { location } = db as { location?: unknown }
+  const onDisk = typeof location === 'string' ? location : undefined
+  const ioError = (action: string, err: unknown) => levelError(action, err, onDisk)
   const startNewLog = logRotationOf(db)
   const writes = createLevelWriteQueue<MetaOp>({
     async write(groups, sync) {

@@ -8,6 +8,8 @@ import { createPackChunkStore } from '../chunks/pack-chunk-store'
 import { createTieredChunkStore } from '../chunks/tiered-chunk-store'
 import { EngineError } from '../errors'
 import { insufficientStorage } from './no-space'
+import { checkLevelFiles, damagedMetadata } from '../meta/level-files-check'
+import { isLevelLocked } from '../meta/level-lock-probe'
 import { createLevelMetaStore } from '../meta/level-meta-store'
 import type { MetaStore } from '../meta/meta-store'
 
@@ -20,33 +22,45 @@ export interface Storage {
   chunks: ChunkStore
 }
 
-function isLocked(err: unknown): boolean {
+function hasLevelCode(err: unknown, code: string): boolean {
   const e = err as { code?: unknown; cause?: { code?: unknown } }
-  return e.code === 'LEVEL_LOCKED' || e.cause?.code === 'LEVEL_LOCKED'
+  return e.code === code || e.cause?.code === code
+}
+
+function lockedError(path: string, cause: unknown): EngineError {
+  return new EngineError('LOCKED', `database at ${path} is locked: another process has it open`, {
+    cause,
+  })
 }
 
 /**
  * Opens the on-disk layout: `<path>/meta` (LevelDB, with chunks up to 16 KiB inline) and
  * `<path>/packs` (pack files for larger chunks). A
- * directory held by another process fails with `LOCKED`; nothing is renamed, wiped or
- * repaired.
+ * directory held by another process fails with `LOCKED`; damaged metadata (a missing
+ * `CURRENT`, a broken table footer or index, damage LevelDB finds on open) fails with
+ * `CONTENT_CORRUPT` naming the damage and `svcdb repair`. Nothing is renamed, wiped or
+ * repaired: the checks run before LevelDB touches the directory.
  */
 export async function openDiskStorage(
   path: string,
   options: { packSizeLimit?: number; chunkCacheBytes?: number } = {},
 ): Promise<Storage> {
   await mkdir(path, { recursive: true })
-  const level = new ClassicLevel(join(path, 'meta'), { keyEncoding: 'view', valueEncoding: 'view' })
+  const metaDir = join(path, 'meta')
+  try {
+    await checkLevelFiles(metaDir, path)
+  } catch (err) {
+    // A running server may be mid-way through writing a table: its lock is the answer then.
+    if (await isLevelLocked(metaDir)) throw lockedError(path, err)
+    throw err
+  }
+  const level = new ClassicLevel(metaDir, { keyEncoding: 'view', valueEncoding: 'view' })
   try {
     await level.open()
   } catch (err) {
-    if (isLocked(err)) {
-      throw new EngineError(
-        'LOCKED',
-        `database at ${path} is locked: another process has it open`,
-        { cause: err },
-      )
-    }
+    if (hasLevelCode(err, 'LEVEL_LOCKED')) throw lockedError(path, err)
+    if (hasLevelCode(err, 'LEVEL_CORRUPTION'))
+      throw damagedMetadata(path, (err as { cause?: Error }).cause?.message ?? String(err), err)
     const full = insufficientStorage(`opening the database at ${path}`, err)
     if (full !== undefined) throw full
     throw new EngineError(
