@@ -35,7 +35,13 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   if (isServerError(err)) {
     const error: ErrorBody['error'] = { code: err.code, message: err.message }
     if (err.details !== undefined) error.details = err.details
-    return { status: errorStatus[err.code], body: { error }, unexpected: err.code === 'INTERNAL' }
+    const response: ErrorResponse = {
+      status: errorStatus[err.code],
+      body: { error },
+      unexpected: err.code === 'INTERNAL',
+    }
+    if (err.headers !== undefined) response.headers = err.headers
+    return response
   }
   if (err instanceof HTTPException) {
     const code = codeForStatus[err.status] ?? 'INTERNAL'

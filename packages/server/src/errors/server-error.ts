@@ -4,6 +4,8 @@ import type { ErrorCode, ValidationIssue } from '@svcdb/contract'
 export interface ServerErrorOptions {
   cause?: unknown
   details?: ValidationIssue[]
+  /** Headers the error answer carries (`Content-Range: bytes *\/SIZE` of a 416). */
+  headers?: Record<string, string>
 }
 
 /**
@@ -14,11 +16,13 @@ export class ServerError extends Error {
   override readonly name = 'ServerError'
   readonly code: ErrorCode
   readonly details: ValidationIssue[] | undefined
+  readonly headers: Record<string, string> | undefined
 
   constructor(code: ErrorCode, message: string, options: ServerErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.details = options.details
+    this.headers = options.headers
   }
 }
 

@@ -58,7 +58,19 @@ export async function answerRead(
     return c.body(null, 304, headers)
   const range = parseRange(c.req.header('range'), entry.size)
   if (range === 'unsatisfiable') {
-    return c.body(null, 416, { ...headers, 'Content-Range': `bytes */${entry.size}` })
+    // An error answer like any other (JSON), still telling the size as RFC 9110 §15.5.17 asks.
+    // Not the file's Content-Type: the body is the JSON error.
+    throw new ServerError(
+      'RANGE_NOT_SATISFIABLE',
+      `the requested range lies outside the file's ${entry.size} bytes`,
+      {
+        headers: {
+          ETag: headers.ETag as string,
+          'Accept-Ranges': 'bytes',
+          'Content-Range': `bytes */${entry.size}`,
+        },
+      },
+    )
   }
   const start = range?.start ?? 0
   const end = range?.end ?? entry.size - 1
