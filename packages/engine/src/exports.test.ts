@@ -38,6 +38,7 @@ it('exports exactly the public surface', () => {
       "normalizePath",
       "parseIndexConfig",
       "readArchive",
+      "repairDatabase",
       "reservedKind",
     ]
   `)

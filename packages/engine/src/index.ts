@@ -54,6 +54,8 @@ export { countGlobAlternatives, MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH } from '.
 export { MAX_SYMLINK_HOPS } from './read/resolve-path'
 export { TreeView } from './read/tree-view'
 export type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
+export { repairDatabase } from './repair/repair-database'
+export type { RepairResult } from './repair/repair-database'
 export type { EngineStats } from './stats/engine-stats'
 export type { SystemOp, SystemStore } from './system-store'
 export type { Percentiles } from './stats/latency-window'

@@ -54,11 +54,26 @@ export async function checkLevelFiles(metaDir: string, dataDir: string): Promise
   const manifest = await stat(join(metaDir, current)).catch(() => undefined)
   if (manifest === undefined || manifest.size === 0)
     throw damagedMetadata(dataDir, `meta/CURRENT names ${current}, which is missing or empty`)
-  for (const name of names) {
+  const [damaged] = await damagedTables(metaDir, names)
+  if (damaged !== undefined)
+    throw damagedMetadata(dataDir, `table meta/${damaged.name} ${damaged.damage}`)
+}
+
+/** A table whose footer, index or meta-index block is damaged, and how. */
+export interface DamagedTable {
+  name: string
+  damage: string
+}
+
+/** The tables of `metaDir` (among `names`, when given) whose footer or index is damaged. */
+export async function damagedTables(metaDir: string, names?: string[]): Promise<DamagedTable[]> {
+  const found: DamagedTable[] = []
+  for (const name of names ?? (await readdir(metaDir))) {
     if (!/^\d+\.(ldb|sst)$/.test(name)) continue
     const damage = await tableDamage(join(metaDir, name))
-    if (damage !== undefined) throw damagedMetadata(dataDir, `table meta/${name} ${damage}`)
+    if (damage !== undefined) found.push({ name, damage })
   }
+  return found
 }
 
 /** What is wrong with a table's footer, index or meta-index block, if anything. */
