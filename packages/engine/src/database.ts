@@ -380,3 +380,23 @@ async function openCore({ meta, chunks }: Storage, options: DatabaseOptions): Pr
   for await (const _key of meta.keys('idx', { limit: 1 })) indexesInUse = true
   return new EngineCore({ meta, chunks, objects, state, format, clock, headTotals, indexesInUse })
 }
+
+/**
+ * Opens a database on storage the caller assembled, closing the storage if that fails. Not
+ * exported from the package (`Database.open` is the API): the crash and fault tests use it to
+ * put the pack store on a simulated file system.
+ */
+export async function openDatabaseOnStorage(
+  storage: Storage,
+  options: Omit<DatabaseOptions, 'path' | 'level'> = {},
+): Promise<Database> {
+  // The constructor is private to keep it out of the public API, not from this module.
+  const construct = Database as unknown as new (core: EngineCore) => Database
+  try {
+    return new construct(await openCore(storage, options))
+  } catch (err) {
+    await storage.chunks.close().catch(() => undefined)
+    await storage.meta.close().catch(() => undefined)
+    throw err
+  }
+}

@@ -14,6 +14,7 @@ export type { LevelChunkStoreOptions } from './chunks/level-chunk-store'
 export { createPackChunkStore } from './chunks/pack-chunk-store'
 export type { PackChunkStore, PackChunkStoreOptions } from './chunks/pack-chunk-store'
 export type { DamagedPack, PackRecoveryReport } from './chunks/pack-recovery'
+export type { PackFileHandle, PackFileSystem } from './chunks/pack-file-system'
 export { createTieredChunkStore, DEFAULT_INLINE_CHUNK_BYTES } from './chunks/tiered-chunk-store'
 export type { TieredChunkStoreOptions } from './chunks/tiered-chunk-store'
 export { ARCHIVE_FORMAT_VERSION, MAX_FRAME_BYTES, readArchive } from './archive/archive-codec'
@@ -63,6 +64,18 @@ export type { PeakRates, Rates } from './stats/rate-meter'
 export type { VerifyOptions, VerifyProblem, VerifyResult } from './verify/verify-database'
 export { Forks } from './versions/forks'
 export type { ForkInfo } from './versions/forks'
+export {
+  DEFAULT_HEAD_LOG_RETENTION_MS,
+  MAX_HEAD_LOG_ACTOR,
+  MAX_HEAD_LOG_PAGE,
+} from './versions/head-log'
+export type {
+  HeadLogEntry,
+  HeadLogOptions,
+  HeadLogPage,
+  HeadMoveCause,
+  HeadMoveOptions,
+} from './versions/head-log'
 export type { HistoryEntry } from './versions/history'
 export { Snapshots, MAX_SNAPSHOT_METADATA_BYTES } from './versions/snapshots'
 export type { SnapshotInfo } from './versions/snapshots'

@@ -1,5 +1,7 @@
+import { crashPoint } from '../internal/crash-point'
 import type { ChunkRecord } from './chunk-record'
 import { PackFile } from './pack-file'
+import type { PackFileSystem } from './pack-file-system'
 
 /** Where an appended record landed. */
 export interface AppendedAt {
@@ -41,6 +43,7 @@ export class PackAppender {
   #enqueued = 0
   #done = 0
   #running = false
+  readonly #files: PackFileSystem
   readonly #dir: string
   readonly #packs: Map<number, PackFile>
   readonly #sizeLimit: number
@@ -52,10 +55,12 @@ export class PackAppender {
    * to continue appending to, if any.
    */
   constructor(
+    files: PackFileSystem,
     dir: string,
     packs: Map<number, PackFile>,
     options: { active: PackFile | undefined; nextId: number; sizeLimit: number },
   ) {
+    this.#files = files
     this.#dir = dir
     this.#packs = packs
     this.#active = options.active
@@ -98,6 +103,7 @@ export class PackAppender {
       if (this.#active !== undefined && packs.includes(this.#active)) this.#active = undefined
       throw err
     }
+    if (packs.length > 0) crashPoint('after-pack-fdatasync')
     return packs.map((p, i) => ({ pack: p.id, length: lengths[i] as number }))
   }
 
@@ -112,7 +118,7 @@ export class PackAppender {
    */
   async createPack(): Promise<PackFile> {
     const id = this.#nextId++
-    const pack = await PackFile.create(this.#dir, id)
+    const pack = await PackFile.create(this.#files, this.#dir, id)
     this.#packs.set(id, pack)
     return pack
   }
@@ -167,6 +173,7 @@ export class PackAppender {
       }
       pack.size = base + length
       this.#dirty.add(pack)
+      crashPoint('after-chunk-append')
       let offset = base
       for (const item of group) {
         item.resolve({ pack: pack.id, offset })

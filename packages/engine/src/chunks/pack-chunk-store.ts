@@ -14,6 +14,8 @@ import { PackAppender } from './pack-appender'
 import { compactPacks } from './pack-compaction'
 import type { CompactionStart } from './pack-compaction'
 import type { PackFile } from './pack-file'
+import { nodePackFileSystem } from './pack-file-system'
+import type { PackFileSystem } from './pack-file-system'
 import { decodePackLocation, indexOp, packLengthOp } from './pack-location'
 import type { PackLocation } from './pack-location'
 import { recoverPacks } from './pack-recovery'
@@ -29,6 +31,8 @@ export interface PackChunkStoreOptions {
   /** A pack is closed for appends once the next record would take it past this. Default 1 GiB. */
   packSizeLimit?: number
   compression?: CompressionOptions
+  /** The file operations pack files go through; `node:fs` by default (tests simulate crashes). */
+  files?: PackFileSystem
 }
 
 /** The pack {@link ChunkStore}, with what opening it found. */
@@ -78,14 +82,14 @@ function ioError(action: string, err: unknown): EngineError {
 export async function createPackChunkStore(
   options: PackChunkStoreOptions,
 ): Promise<PackChunkStore> {
-  const { dir, meta, compression = {} } = options
+  const { dir, meta, compression = {}, files = nodePackFileSystem } = options
   const sizeLimit = options.packSizeLimit ?? 2 ** 30
   if (!Number.isSafeInteger(sizeLimit) || sizeLimit < 1) {
     throw new RangeError(`packSizeLimit must be a positive integer, got ${sizeLimit}`)
   }
   let recovered
   try {
-    recovered = await recoverPacks(dir, meta)
+    recovered = await recoverPacks(files, dir, meta)
   } catch (err) {
     throw ioError(`directory ${dir} open`, err)
   }
@@ -98,7 +102,7 @@ export async function createPackChunkStore(
     last.size < sizeLimit
       ? last
       : undefined
-  const appender = new PackAppender(dir, packs, { active, nextId, sizeLimit })
+  const appender = new PackAppender(files, dir, packs, { active, nextId, sizeLimit })
   const table = new StagingTable<Staged>()
   let closed = false
   let flushing: Promise<MetaOp[]> | undefined
@@ -277,7 +281,7 @@ export async function createPackChunkStore(
           ),
         ),
       }
-      const context = { dir, meta, packs, appender, damaged, sizeLimit, assertOpen }
+      const context = { files, dir, meta, packs, appender, damaged, sizeLimit, assertOpen }
       const run = compacting.then(() => compactPacks(context, start, { ...options, minDeadRatio }))
       compacting = run.catch(() => undefined)
       return run

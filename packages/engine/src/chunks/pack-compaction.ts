@@ -1,4 +1,3 @@
-import { unlink } from 'node:fs/promises'
 import { EngineError, isEngineError } from '../errors'
 import { insufficientStorage } from '../storage/no-space'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
@@ -8,7 +7,7 @@ import { throwIfAborted } from './compact-options'
 import type { AppendedAt, PackAppender } from './pack-appender'
 import { PackCopier } from './pack-copier'
 import type { PackFile } from './pack-file'
-import { syncDirectory } from './pack-file'
+import type { PackFileSystem } from './pack-file-system'
 import { liveBytesByPack, planCompaction } from './pack-compaction-plan'
 import { decodePackLocation, indexOp, packLengthKey, packLengthOp } from './pack-location'
 import type { PackLocation } from './pack-location'
@@ -20,6 +19,7 @@ const RECHECK_BATCH = 4096
 
 /** The pack store's state that compaction works on. */
 export interface PackCompactionContext {
+  files: PackFileSystem
   dir: string
   meta: MetaStore
   /** The store's open packs; compaction adds its new packs and takes out the removed ones. */
@@ -138,7 +138,7 @@ async function removePacks(context: PackCompactionContext, ids: number[]): Promi
     const pack = context.packs.get(id)
     if (pack === undefined) continue
     try {
-      await unlink(pack.path)
+      await context.files.unlink(pack.path)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
         failures.push(err)
@@ -149,7 +149,7 @@ async function removePacks(context: PackCompactionContext, ids: number[]): Promi
     pack.retire().catch(() => undefined)
   }
   try {
-    await syncDirectory(context.dir)
+    await context.files.syncDirectory(context.dir)
   } catch (err) {
     failures.push(err)
   }

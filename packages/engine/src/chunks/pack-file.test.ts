@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 import { PackFile } from './pack-file'
+import { nodePackFileSystem } from './pack-file-system'
 
 const dirs: string[] = []
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
 async function newPack(bytes: Uint8Array): Promise<PackFile> {
   const dir = await mkdtemp(join(tmpdir(), 'svcdb-pack-file-'))
   dirs.push(dir)
-  const pack = await PackFile.create(dir, 1)
+  const pack = await PackFile.create(nodePackFileSystem, dir, 1)
   await pack.write([bytes], 0)
   pack.size = bytes.length
   return pack

@@ -1,6 +1,5 @@
-import { open } from 'node:fs/promises'
-import type { FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { PackFileHandle, PackFileSystem } from './pack-file-system'
 
 const NAME = /^pack-(\d{6,})\.pack$/
 
@@ -13,16 +12,6 @@ export function packFileName(id: number): string {
 export function parsePackFileName(name: string): number | undefined {
   const match = NAME.exec(name)
   return match === null ? undefined : Number(match[1])
-}
-
-/** fsyncs a directory, making the creation of the files in it durable. */
-export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
 }
 
 /**
@@ -38,31 +27,33 @@ export class PackFile {
   private constructor(
     readonly id: number,
     readonly path: string,
-    private readonly handle: FileHandle,
+    private readonly handle: PackFileHandle,
     size: number,
   ) {
     this.size = size
   }
 
   /** Opens an existing pack for reading and appending. */
-  static async open(dir: string, id: number): Promise<PackFile> {
+  static async open(files: PackFileSystem, dir: string, id: number): Promise<PackFile> {
     const path = join(dir, packFileName(id))
-    const handle = await open(path, 'r+')
+    const handle = await files.open(path)
     try {
-      const { size } = await handle.stat()
-      return new PackFile(id, path, handle, size)
+      return new PackFile(id, path, handle, await handle.size())
     } catch (err) {
       await handle.close()
       throw err
     }
   }
 
-  /** Creates a new, empty pack and makes its directory entry durable. */
-  static async create(dir: string, id: number): Promise<PackFile> {
+  /**
+   * Creates a new, empty pack and makes its directory entry durable before any record goes
+   * in: a batch may point the index at it as soon as its bytes are datasynced.
+   */
+  static async create(files: PackFileSystem, dir: string, id: number): Promise<PackFile> {
     const path = join(dir, packFileName(id))
-    const handle = await open(path, 'wx+')
+    const handle = await files.create(path)
     try {
-      await syncDirectory(dir)
+      await files.syncDirectory(dir)
     } catch (err) {
       await handle.close()
       throw err

@@ -1,9 +1,9 @@
-import { mkdir, readdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { MetaStore } from '../meta/meta-store'
 import { CHUNK_CODEC } from './chunk-codec'
 import { RECORD_HEADER_LENGTH, bodyMatches, decodeChunkRecordHeader } from './chunk-record'
-import { PackFile, parsePackFileName, syncDirectory } from './pack-file'
+import { PackFile, parsePackFileName } from './pack-file'
+import type { PackFileSystem } from './pack-file-system'
 import { PACK_LENGTH_RANGE, decodePackLength, parsePackLengthKey } from './pack-location'
 
 /** A pack holding fewer bytes than were committed to it: some of its records are lost. */
@@ -90,11 +90,21 @@ async function validEnd(pack: PackFile, from: number): Promise<number> {
  * length key deleted, no index entry pointing in): its records are whole, so nothing is cut,
  * and the next compaction removes it.
  */
-export async function recoverPacks(dir: string, meta: MetaStore): Promise<RecoveredPacks> {
-  const created = await mkdir(dir, { recursive: true })
-  if (created !== undefined) await syncDirectory(dirname(dir))
+export async function recoverPacks(
+  files: PackFileSystem,
+  dir: string,
+  meta: MetaStore,
+): Promise<RecoveredPacks> {
+  const created = await files.mkdir(dir)
+  if (created !== undefined) {
+    // Each new directory's entry lives in its parent: sync the parents up to the first one made.
+    for (let at = dir; dirname(at) !== at; at = dirname(at)) {
+      await files.syncDirectory(dirname(at))
+      if (at === created) break
+    }
+  }
   const lengths = await committedLengths(meta)
-  const ids = (await readdir(dir))
+  const ids = (await files.readdir(dir))
     .map(parsePackFileName)
     .filter((id): id is number => id !== undefined)
     .sort((a, b) => a - b)
@@ -104,7 +114,7 @@ export async function recoverPacks(dir: string, meta: MetaStore): Promise<Recove
   const report: PackRecoveryReport = { packs: ids.length, truncatedBytes: 0, damaged: [] }
   try {
     for (const id of ids) {
-      const pack = await PackFile.open(dir, id)
+      const pack = await PackFile.open(files, dir, id)
       packs.set(id, pack)
       const committed = lengths.get(id) ?? 0
       if (pack.size < committed) {

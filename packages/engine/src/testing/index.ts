@@ -1,2 +1,4 @@
 export { runChunkStoreConformance } from './chunk-store-conformance'
 export type { ChunkStoreFixture, ChunkStoreFixtureFactory } from './chunk-store-conformance'
+export { createSimulatedFileSystem } from './simulated-file-system'
+export type { SimulatedFaultCode, SimulatedFileSystem } from './simulated-file-system'
