@@ -19,8 +19,15 @@ export interface ServerProcess {
   stdout(): string
   /** Waits until stdout matches `pattern` (after `from` characters), returning the match. */
   waitFor(pattern: RegExp, from?: number): Promise<RegExpExecArray>
+  /** Everything written to stderr so far. */
+  stderr(): string
   /** SIGTERM, then waits for the exit code. */
   stop(): Promise<number | null>
+  /**
+   * Sends `signal` (SIGKILL: a crash, nothing flushed or closed) and waits until the process
+   * is gone, resolving with the signal that ended it (null when it exited by itself).
+   */
+  kill(signal: NodeJS.Signals): Promise<NodeJS.Signals | null>
   /** Stops and removes the data directory. */
   dispose(): Promise<void>
 }
@@ -63,7 +70,10 @@ export async function startServerProcess(
     for (const wake of waiters) wake()
   })
   child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  )
+  const exited = closed.then(({ code }) => code)
   const waitFor = (pattern: RegExp, from = 0) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
@@ -89,8 +99,13 @@ export async function startServerProcess(
     dataDir: dir,
     rootApiKey: key?.[1],
     stdout: () => out,
+    stderr: () => err,
     waitFor,
     stop,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return (await closed).signal
+    },
     async dispose() {
       await stop()
       if (dataDir === undefined) await rm(dir, { recursive: true, force: true })
