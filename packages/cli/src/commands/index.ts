@@ -3,6 +3,7 @@ import { fileCommands } from './file-commands'
 import { groupsGroup, keysGroup, usersGroup } from './identity-commands'
 import { loginCommand } from './login-command'
 import { queryCommand } from './query-command'
+import { repairCommand } from './repair-command'
 import { cronGroup, eventsGroup, systemCommands, tasksGroup } from './system-commands'
 import { forkGroup, snapshotGroup } from './snapshot-commands'
 import { versionCommands } from './version-commands'
@@ -15,6 +16,7 @@ export const COMMANDS: readonly (Command | CommandGroup)[] = [
   snapshotGroup,
   forkGroup,
   ...versionCommands,
+  repairCommand,
   usersGroup,
   groupsGroup,
   keysGroup,
