@@ -155,10 +155,16 @@ async function removePacks(context: PackCompactionContext, ids: number[]): Promi
   }
   if (failures.length > 0) {
     const cause = failures[0] as Error
-    throw new EngineError(
-      'IO_ERROR',
-      `pack compaction committed, but removing old packs failed (the next compaction retries): ${cause.message}`,
-      { cause },
+    throw (
+      insufficientStorage(
+        'removing compacted packs (the compaction itself committed; the next one retries)',
+        cause,
+      ) ??
+      new EngineError(
+        'IO_ERROR',
+        `pack compaction committed, but removing old packs failed (the next compaction retries): ${cause.message}`,
+        { cause },
+      )
     )
   }
 }
