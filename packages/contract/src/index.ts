@@ -26,7 +26,13 @@ export {
   taskSchema,
 } from './tasks'
 export type { CronScheduleView, GcResultView, TaskView } from './tasks'
-export { importResultSchema, MAX_IMPORT_BYTES, promoteResponseSchema } from './versions'
+export {
+  IMPORT_STAGING_DIR,
+  importResultSchema,
+  MAX_IMPORT_BYTES,
+  promoteResponseSchema,
+  stagingPathSchema,
+} from './versions'
 export type { ImportResultView } from './versions'
 export {
   EMAIL_SECRET_MASK,

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { booleanQuerySchema } from '../query-values'
 import { defineRoute } from '../route'
-import { importResultSchema, promoteResponseSchema } from '../versions'
+import { importResultSchema, promoteResponseSchema, stagingPathSchema } from '../versions'
 
 const versionName = v.pipe(v.string(), v.minLength(1), v.maxLength(128))
 
@@ -28,7 +28,16 @@ export const versionRoutes = {
     method: 'POST',
     path: '/versions/import',
     auth: 'root',
-    request: { query: v.object({ force: booleanQuerySchema, promote: booleanQuerySchema }) },
+    request: {
+      query: v.object({
+        force: booleanQuerySchema,
+        promote: booleanQuerySchema,
+        /** Import a staged archive (a file under `/.svcdb/staging/`, deleted afterwards) instead of the body. */
+        from: v.optional(stagingPathSchema),
+        /** The fork `from` was uploaded to (HEAD when absent). */
+        fork: v.optional(v.string()),
+      }),
+    },
     response: importResultSchema,
   }),
   versionsPromote: defineRoute({

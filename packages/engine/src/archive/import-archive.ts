@@ -3,6 +3,7 @@ import type { EngineCore } from '../engine-core'
 import { EngineError, isEngineError } from '../errors'
 import type { Lease } from '../gc/gc-fence'
 import type { HashAlgorithm } from '../hashing/hasher'
+import { crashPoint } from '../internal/crash-point'
 import { sameBytes, toHex } from '../internal/hex'
 import type { MetaOp } from '../meta/meta-store'
 import type { TreeObject } from '../objects/tree-objects'
@@ -85,6 +86,7 @@ export async function importArchive(
   const lease = core.fence.lease()
   try {
     const staged = await stageFrames(core, archive.frames, lease, options)
+    crashPoint('mid-import')
     const checker = new ImportChecker(
       staged.objects,
       staged.chunkSizes,

@@ -1,4 +1,5 @@
 import { EngineError, isEngineError } from '../errors'
+import { crashPoint } from '../internal/crash-point'
 import { insufficientStorage } from '../storage/no-space'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { RECORD_HEADER_LENGTH, bodyMatches, decodeChunkRecordHeader } from './chunk-record'
@@ -272,6 +273,8 @@ export async function compactPacks(
   const { copier, copied, skipped } = await copyLive(context, moves, options, check)
   check()
   await io(context, 'sync', copier.sync())
+  // Copies durable, nothing committed: the first hit of the point.
+  crashPoint('mid-compaction')
   check()
 
   const rewritten = plan.rewrite.filter((id) => !skipped.has(id))
@@ -299,6 +302,8 @@ export async function compactPacks(
   ]
   const removedBytes = removed.reduce((sum, id) => sum + (packs.get(id)?.size ?? 0), 0)
   await options.commit(ops)
+  // Committed, the old packs not yet removed: the second hit of the point.
+  crashPoint('mid-compaction')
 
   report.packsRewritten = rewritten.length
   report.packsRemoved = removed.length

@@ -4,6 +4,7 @@ import type { ObjectStore } from '../objects/object-store'
 import { WriteSet } from '../objects/object-store'
 import type { DatabaseChange } from '../changes/database-change'
 import { EngineError } from '../errors'
+import { crashPoint } from '../internal/crash-point'
 import { describeRef } from '../versions/ref-names'
 
 const NO_ROOT = new Uint8Array(0)
@@ -254,10 +255,12 @@ export class Committer {
           ? { type: 'del', space: 'ref', key: ref }
           : { type: 'put', space: 'ref', key: ref, value: root },
       )
+      crashPoint('before-meta-batch')
       await deps.meta.batch(
         [...objects.ops(), ...ops, ...chunkOps, ...refOps, ...deps.groupOps(moves, tally)],
         { sync: true },
       )
+      crashPoint('after-meta-batch')
       deps.onFlush?.(performance.now() - started)
     } catch (err) {
       for (const { pending } of done) pending.reject(err)

@@ -3,6 +3,7 @@ import { dirHashOfRecordKey } from '../indexes/index-store'
 import { jsonValue, readVersionLog } from '../database-state'
 import type { EngineCore } from '../engine-core'
 import { EngineError, throwIfAborted } from '../errors'
+import { crashPoint } from '../internal/crash-point'
 import { parseHash, toHex } from '../internal/hex'
 import type { MetaOp } from '../meta/meta-store'
 import { Marker } from './marker'
@@ -226,6 +227,7 @@ async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]>
     await core.meta.batch(ops, { sync: true })
     core.state.counters = counters
     core.objects.evict(keys)
+    crashPoint('mid-gc-sweep')
   })
   return removed
 }

@@ -6,6 +6,7 @@ import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { archiveResponse } from './archive-response'
 import { requestBody } from './request-body'
+import { importStaged } from './staged-import'
 
 const HEX_HASH = /^[0-9a-fA-F]{64}$/
 
@@ -33,14 +34,20 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       return archiveResponse(c, patch, `patch-${to.slice(0, 12)}.svcdb`)
     }),
     handleRoute(routes.versionsImport, async (c, { query }) => {
+      const options = { force: query.force, promote: query.promote, signal: c.req.raw.signal }
+      if (query.from !== undefined) {
+        const staged = { path: query.from, fork: query.fork }
+        return c.json(importView(await importStaged(c, db, staged, options)), 200)
+      }
+      if (query.fork !== undefined) {
+        throw new ServerError(
+          'BAD_REQUEST',
+          'fork= names where a staged archive is: give from= too',
+        )
+      }
       // Counted as it streams, whatever Content-Length says; the engine's own limit stays.
       const body = requestBody(c, { maxBytes: MAX_IMPORT_BYTES, what: 'an import' })
-      const result = await db.importArchive(body, {
-        force: query.force,
-        promote: query.promote,
-        maxBytes: MAX_IMPORT_BYTES,
-        signal: c.req.raw.signal,
-      })
+      const result = await db.importArchive(body, { ...options, maxBytes: MAX_IMPORT_BYTES })
       return c.json(importView(result), 200)
     }),
     handleRoute(routes.versionsPromote, async (c, { query }) => {
