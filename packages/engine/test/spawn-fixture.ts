@@ -4,11 +4,19 @@ import { fileURLToPath } from 'node:url'
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 
-/** Runs a TypeScript fixture of this folder in a child Node process (through tsx). */
-export function spawnFixture(name: string, args: string[]): ChildProcessWithoutNullStreams {
+/**
+ * Runs a TypeScript fixture of this folder in a child Node process (through tsx), with `env`
+ * added to this process's environment.
+ */
+export function spawnFixture(
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcessWithoutNullStreams {
   const script = fileURLToPath(new URL(`./fixtures/${name}.ts`, import.meta.url))
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: repoRoot,
+    env: { ...process.env, ...env },
     stdio: 'pipe',
   })
 }
