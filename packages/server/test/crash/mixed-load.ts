@@ -222,13 +222,23 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
       }),
     )
   }
-  const gc = async () =>
-    attempt({ kind: 'other' }, () =>
-      gate.shared(async () => {
-        await send('POST', '/system/gc')
-        ack('gc')
-      }),
-    )
+  // One GC at a time: a second concurrent `POST /system/gc` is refused by the engine
+  // ("already running"), which the route answers as 500 today rather than 409.
+  let gcRunning = false
+  const gc = async () => {
+    if (gcRunning) return true
+    gcRunning = true
+    try {
+      return await attempt({ kind: 'other' }, () =>
+        gate.shared(async () => {
+          await send('POST', '/system/gc')
+          ack('gc')
+        }),
+      )
+    } finally {
+      gcRunning = false
+    }
+  }
 
   const pick = (): OperationKind => {
     const total = Object.values(WEIGHTS).reduce((a, b) => a + b, 0)
