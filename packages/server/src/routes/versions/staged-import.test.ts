@@ -56,7 +56,10 @@ describe('POST /versions/import?from= (a staged archive)', () => {
     await source.writeFile('/big.bin', filler(MAX_IMPORT_BYTES + 1024 * 1024))
     const archive = await archiveOf(source.exportArchive())
     expect(archive.length).toBeGreaterThan(MAX_IMPORT_BYTES)
-    const tooLarge = await root('/versions/import', { method: 'POST', body: archive })
+    const tooLarge = await root('/versions/import', {
+      method: 'POST',
+      body: new Uint8Array(archive),
+    })
     expect((await errorOf(tooLarge, 413)).code).toBe('PAYLOAD_TOO_LARGE')
 
     const head = t.db.head()
