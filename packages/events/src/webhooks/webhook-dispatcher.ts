@@ -110,7 +110,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const counts = { enqueued: 0, delivered: 0, retried: 0, failed: 0, discarded: 0 }
   let hooks = new Map<string, ActiveWebhook>()
   let pumping = false
-  let draining = false
+  // The drain pass running, awaited by `close` so no queue read outlives the dispatcher.
+  let draining: Promise<void> | undefined
   let drainAgain = false
   let cancelTimer: CancelTimer | undefined
   let closed = false
@@ -204,13 +205,19 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   // Starts due deliveries up to the concurrency limit and sets a timer for the next one.
-  const drain = async (): Promise<void> => {
-    if (closed || !configured) return
-    if (draining) {
+  const drain = (): Promise<void> => {
+    if (closed || !configured) return Promise.resolve()
+    if (draining !== undefined) {
       drainAgain = true
-      return
+      return draining
     }
-    draining = true
+    draining = drainPasses().finally(() => {
+      draining = undefined
+    })
+    return draining
+  }
+
+  const drainPasses = async (): Promise<void> => {
     try {
       do {
         drainAgain = false
@@ -229,8 +236,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       } while (drainAgain && !closed)
     } catch (cause) {
       failed(`webhook queue failed: ${message(cause)}`, cause)
-    } finally {
-      draining = false
     }
   }
 
@@ -245,7 +250,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     }
   }
 
-  void pump()
+  const pumped = pump()
   if (options.webhooks !== undefined) configure(options.webhooks)
 
   return {
@@ -280,7 +285,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       cancelTimer?.()
       subscription.close()
       shutdown.abort()
-      await Promise.all(inFlight.values())
+      // Whatever still reads or writes the queue finishes before the caller closes its store.
+      await Promise.all([pumped, draining, ...inFlight.values()])
     },
   }
 }
