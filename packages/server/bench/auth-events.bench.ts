@@ -36,7 +36,7 @@ export const benchmarks: Benchmark[] = [
       const open = await run({ auth: { kind: 'disabled' } })
       const secured = await run({ auth: { kind: 'self-contained' } })
       try {
-        const apiKey = secured.services.rootApiKey as string
+        const apiKey = (await secured.services.auth.ensureRootKey()).rootApiKey as string
         const bearer = await token(secured.url, apiKey)
         const plainRequest = () => ({ method: 'GET', path: '/system/stats' })
         const authedRequest = () => ({

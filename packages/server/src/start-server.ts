@@ -19,7 +19,10 @@ export interface RunningServer {
    * 10 s, after which remaining connections are cut), then releases everything.
    */
   close(options?: { graceMs?: number }): Promise<void>
-  /** The root API key created on this first start of an authenticated mode: print it once. */
+  /**
+   * The root API key minted on this first start of an authenticated mode, once listening (a
+   * start that fails mints none): print it once.
+   */
   rootApiKey?: string
 }
 
@@ -75,19 +78,27 @@ export async function startServer(
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   url = `http://${host}:${port}`
+  const close = async (graceMs: number) => {
+    services.beginShutdown()
+    try {
+      await closeServer(server, graceMs)
+    } finally {
+      await services.close()
+    }
+  }
+  let rootApiKey: string | undefined
+  try {
+    ;({ rootApiKey } = await services.auth.ensureRootKey())
+  } catch (err) {
+    await close(0)
+    throw err
+  }
   const running: RunningServer = {
     url,
     port,
-    async close(closeOptions = {}) {
-      services.beginShutdown()
-      try {
-        await closeServer(server, closeOptions.graceMs ?? 10_000)
-      } finally {
-        await services.close()
-      }
-    },
+    close: (closeOptions = {}) => close(closeOptions.graceMs ?? 10_000),
   }
-  if (services.rootApiKey !== undefined) running.rootApiKey = services.rootApiKey
+  if (rootApiKey !== undefined) running.rootApiKey = rootApiKey
   return running
 }
 

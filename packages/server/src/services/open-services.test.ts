@@ -53,7 +53,7 @@ async function receiver() {
 }
 
 describe('openServices', () => {
-  it('bootstraps a root key once and delivers webhooks configured in the database', async () => {
+  it('mints a root key once when asked and delivers webhooks configured in the database', async () => {
     const hook = await receiver()
     const config = { ...DEFAULT_SERVER_CONFIG, dataDir: dir, webhookAllow: ['http://127.0.0.1:*'] }
     const lines: string[] = []
@@ -62,7 +62,7 @@ describe('openServices', () => {
       baseUrl: () => 'http://localhost',
       stdout: () => undefined,
     })
-    expect(services.rootApiKey).toMatch(/^svc_/)
+    expect((await services.auth.ensureRootKey()).rootApiKey).toMatch(/^svc_/)
     try {
       await services.db.writeFile(
         '/.svcdb/webhooks.json',
@@ -117,8 +117,25 @@ describe('openServices', () => {
       baseUrl: () => '',
       stdout: () => undefined,
     })
-    expect(again.rootApiKey).toBeUndefined()
+    expect(await again.auth.ensureRootKey()).toEqual({})
     await again.close()
+  })
+
+  it('closed at once (a start that cannot listen) mints no root key and logs nothing', async () => {
+    const config = { ...DEFAULT_SERVER_CONFIG, dataDir: dir }
+    const lines: string[] = []
+    const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) })
+    const open = () => openServices(config, logger, { baseUrl: () => '', stdout: () => undefined })
+    // The webhook queue was still being read when the database closed under it.
+    await (await open()).close()
+    expect(lines).toEqual([])
+    const next = await open()
+    try {
+      expect((await next.auth.ensureRootKey()).rootApiKey).toMatch(/^svc_/)
+    } finally {
+      await next.close()
+    }
+    expect(lines).toEqual([])
   })
 
   it('reports health degraded once corrupt content has been met', async () => {
@@ -133,7 +150,7 @@ describe('openServices', () => {
       expect(await services.health()).toBe('ok')
       services.observeError(Object.assign(new Error('bad bytes'), { code: 'CONTENT_CORRUPT' }))
       expect(await services.health()).toBe('degraded')
-      expect(services.rootApiKey).toBeUndefined()
+      expect(await services.auth.ensureRootKey()).toEqual({})
     } finally {
       await services.close()
     }

@@ -46,8 +46,6 @@ export interface Services {
   handlers: RouteHandler[]
   /** `degraded` after corruption was met, while writes fail for lack of space, or past 95 % disk use. */
   health(): Promise<'ok' | 'degraded'>
-  /** Present on the first start of an authenticated mode: print once. */
-  rootApiKey?: string
   /** Ends event streams, so a graceful HTTP close is not held open by them. */
   beginShutdown(): void
   /** Stops tasks and pulses, and closes the database. */
@@ -109,7 +107,8 @@ export async function openServices(
       onBackgroundError: (err) =>
         logger.warn(`magic link delivery failed: ${(err as Error).message}`),
     })
-    const { rootApiKey } = await auth.bootstrap()
+    // The root key is minted by the caller once it listens: a start that fails keeps it.
+    await auth.prepare()
     cleanups.push(() => auth.idle())
 
     const bus = createEventBus({ nodeId: config.nodeId })
@@ -234,7 +233,6 @@ export async function openServices(
         storage.observeError(err)
       },
     }
-    if (rootApiKey !== undefined) services.rootApiKey = rootApiKey
     return services
   } catch (err) {
     await closeAll()
