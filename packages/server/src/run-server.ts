@@ -1,5 +1,7 @@
 import { parseServerArgs, SERVER_USAGE } from './config/parse-server-args'
 import { createLogger } from './logger'
+import { resetRootKeyOffline } from './reset-root-key'
+import type { ResetRootKeyConfig } from './config/parse-reset-root-key-args'
 import { startServer } from './start-server'
 import { SERVER_VERSION } from './version'
 
@@ -23,7 +25,8 @@ const processIo: RunServerIo = {
 /**
  * Runs the server from command-line arguments until a shutdown signal, and resolves with the
  * process exit code: 0 after a clean shutdown, 2 for bad arguments, 1 when it cannot start.
- * Used by the `svcdb-server` binary and by `svcdb start`.
+ * `reset-root-key` runs offline instead: 0 once the new key is printed, 1 when it cannot be
+ * (a server holds the directory, no database there). Used by the `svcdb-server` binary and by `svcdb start`.
  */
 export async function runServer(
   argv: readonly string[],
@@ -40,6 +43,8 @@ export async function runServer(
     case 'error':
       io.stderr(`svcdb-server: ${args.message}\n`)
       return 2
+    case 'reset-root-key':
+      return runResetRootKey(args.config, io)
   }
   const { config } = args
   const logger = createLogger({ level: config.logLevel, write: (line) => io.stderr(`${line}\n`) })
@@ -47,9 +52,7 @@ export async function runServer(
   try {
     server = await startServer(config, { logger, stdout: io.stdout })
   } catch (err) {
-    io.stderr(
-      `svcdb-server: cannot start on ${config.host}:${config.port}: ${(err as Error).message}\n`,
-    )
+    io.stderr(`svcdb-server: cannot start on ${config.host}:${config.port}: ${startFailure(err)}\n`)
     return 1
   }
   if (server.rootApiKey !== undefined) io.stdout(`root api key: ${server.rootApiKey}\n`)
@@ -61,4 +64,33 @@ export async function runServer(
   await server.close()
   logger.info('stopped')
   return 0
+}
+
+async function runResetRootKey(config: ResetRootKeyConfig, io: RunServerIo): Promise<number> {
+  let result
+  try {
+    result = await resetRootKeyOffline(config)
+  } catch (err) {
+    io.stderr(`svcdb-server: reset-root-key: ${(err as Error).message}\n`)
+    return 1
+  }
+  // The same line as a first start, so whatever reads that one reads this one.
+  io.stdout(`root api key: ${result.rootApiKey}\n`)
+  const revoked = result.revokedKeyIds.length
+  io.stdout(
+    config.revokeOthers
+      ? `revoked ${revoked} other key${revoked === 1 ? '' : 's'} of root\n`
+      : 'the other keys of root still work; --revoke-others revokes them\n',
+  )
+  return 0
+}
+
+// The usual reasons a listen fails, said so the operator knows what to change.
+function startFailure(err: unknown): string {
+  const code = (err as { code?: unknown }).code
+  if (code === 'EADDRINUSE')
+    return 'the port is already in use; stop what holds it or pick another --port'
+  if (code === 'EACCES') return 'permission denied to listen on this port; pick a port above 1023'
+  if (code === 'EADDRNOTAVAIL') return 'this machine has no such address; check --host'
+  return (err as Error).message
 }

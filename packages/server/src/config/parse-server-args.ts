@@ -12,6 +12,8 @@ import {
   parsePort,
 } from './flag-values'
 import type { FlagValue } from './flag-values'
+import { parseResetRootKeyArgs, RESET_ROOT_KEY_USAGE } from './parse-reset-root-key-args'
+import type { ResetRootKeyArgs } from './parse-reset-root-key-args'
 import { DEFAULT_SERVER_CONFIG } from './server-config'
 import type { ServerConfig } from './server-config'
 
@@ -22,9 +24,11 @@ export type ServerArgs =
   | { action: 'version' }
   /** `message` is one line naming the offending flag. */
   | { action: 'error'; message: string }
+  | ResetRootKeyArgs
 
 /** Usage text of the server's command line. */
 export const SERVER_USAGE = `Usage: svcdb-server [options]
+       svcdb-server reset-root-key [--data DIR] [--auth MODE] [--revoke-others]
 
 Options:
   --data DIR               data directory (default ./data)
@@ -41,7 +45,8 @@ Options:
   --unsafe-public          allow --auth disabled on a non-loopback host
   -h, --help               show this help
   -v, --version            print the version
-`
+
+${RESET_ROOT_KEY_USAGE}`
 
 const options = {
   data: { type: 'string' },
@@ -84,6 +89,7 @@ function flag<T>(
  * parseServerArgs(['--port', '0', '--auth', 'disabled'])
  */
 export function parseServerArgs(argv: readonly string[]): ServerArgs {
+  if (argv[0] === 'reset-root-key') return parseResetRootKeyArgs(argv.slice(1))
   let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
   try {
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values

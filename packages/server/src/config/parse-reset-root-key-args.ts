@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util'
+import { parseAuthMode, parsePath } from './flag-values'
+import { DEFAULT_SERVER_CONFIG } from './server-config'
+import type { AuthMode } from './server-config'
+
+/** What `svcdb-server reset-root-key` is asked to do. */
+export interface ResetRootKeyConfig {
+  dataDir: string
+  /** Where identity lives: `self-contained` or `file`, as given to the server. */
+  auth: Exclude<AuthMode, { kind: 'disabled' }>
+  /** Also revoke every other key of the root user. */
+  revokeOthers: boolean
+}
+
+/** What the `reset-root-key` command line asks for. */
+export type ResetRootKeyArgs =
+  | { action: 'reset-root-key'; config: ResetRootKeyConfig }
+  | { action: 'help' }
+  /** `message` is one line naming the offending flag. */
+  | { action: 'error'; message: string }
+
+/** The lines of the server's usage that document `reset-root-key`. */
+export const RESET_ROOT_KEY_USAGE = `Commands:
+  reset-root-key [--data DIR] [--auth MODE] [--revoke-others]
+                           offline recovery of a lost root key: with the server stopped,
+                           mints a new root key and prints it (root api key: svc_…);
+                           --auth as given to the server (self-contained or file://PATH);
+                           --revoke-others also revokes every other key of root.
+                           Nothing else changes.
+`
+
+const options = {
+  data: { type: 'string' },
+  auth: { type: 'string' },
+  'revoke-others': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/**
+ * Parses the arguments after `reset-root-key`.
+ *
+ * @example
+ * parseResetRootKeyArgs(['--data', '/var/lib/svcdb', '--revoke-others'])
+ */
+export function parseResetRootKeyArgs(argv: readonly string[]): ResetRootKeyArgs {
+  let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
+  try {
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
+  } catch (err) {
+    const line = (err as Error).message.split('\n')[0] ?? 'invalid arguments'
+    return { action: 'error', message: `reset-root-key: ${line}` }
+  }
+  if (values.help) return { action: 'help' }
+  const data = parsePath(values.data ?? DEFAULT_SERVER_CONFIG.dataDir)
+  if ('expected' in data) {
+    return { action: 'error', message: `invalid value for --data (expected ${data.expected})` }
+  }
+  const auth =
+    values.auth === undefined ? { value: DEFAULT_SERVER_CONFIG.auth } : parseAuthMode(values.auth)
+  if ('expected' in auth) {
+    const raw = JSON.stringify(values.auth)
+    return {
+      action: 'error',
+      message: `invalid value for --auth: ${raw} (expected ${auth.expected})`,
+    }
+  }
+  if (auth.value.kind === 'disabled') {
+    return {
+      action: 'error',
+      message: 'reset-root-key: --auth disabled has no keys; give the mode the server runs with',
+    }
+  }
+  return {
+    action: 'reset-root-key',
+    config: {
+      dataDir: data.value,
+      auth: auth.value,
+      revokeOthers: values['revoke-others'] ?? false,
+    },
+  }
+}
