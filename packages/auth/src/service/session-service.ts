@@ -1,4 +1,5 @@
 import { AuthError } from '../errors'
+import { crashPoint } from '../internal/crash-point'
 import { digestSecret } from '../internal/secret-digest'
 import { isUuid } from '../internal/uuid'
 import { isKeyUsable } from '../keys/api-key'
@@ -72,6 +73,8 @@ export function createSessionService(ctx: AuthContext): SessionService {
       if (!isRefreshTokenString(text)) throw refused(INVALID_REFRESH)
       const now = ctx.clock.now()
       const used = await ctx.store.consumeRefreshToken(digest, now)
+      // The old token is spent and the new one not yet stored: a crash here must not revive it.
+      crashPoint('mid-token-rotation')
       if (used.outcome !== 'consumed' || used.token.keyId === undefined) {
         throw refused(INVALID_REFRESH)
       }
