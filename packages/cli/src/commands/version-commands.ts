@@ -1,14 +1,13 @@
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import type { Command, CommandContext, OptionValues } from '../command'
-import { CliError, usageError } from '../cli-error'
+import { usageError } from '../cli-error'
 import { openDataDir } from '../offline/open-data-dir'
 import { createProgress } from '../output/progress'
 import { formatBytes, formatTable, formatTime } from '../output/table'
-import { counting, writeLocal } from './local-files'
+import { writeLocal } from './local-files'
 import { remote } from './file-commands'
 import { stringOption } from '../option-value'
+import { importCommand } from './import-command'
 
 const dataOption = { data: { type: 'string' } } as const
 
@@ -160,51 +159,7 @@ export const versionCommands: Command[] = [
       await saveArchive(ctx, archive.body, stringOption(values.output) ?? archive.filename, 'diff')
     },
   },
-  {
-    name: 'import',
-    summary: 'import an export or a patch (- for stdin)',
-    usage: '<file|->',
-    options: { force: { type: 'boolean' }, promote: { type: 'boolean' }, ...dataOption },
-    args: [1, 1],
-    async run([file], values, ctx) {
-      const path = file as string
-      const size = path === '-' ? undefined : (await stat(path).catch(() => undefined))?.size
-      if (path !== '-' && size === undefined) throw new CliError(`cannot read ${path}`)
-      const stream = path === '-' ? ctx.io.stdin : createReadStream(path)
-      if (stream === undefined) throw new CliError('no standard input to read')
-      const progress = progressFor(ctx, 'import', size)
-      const source = counting(stream, (n) => progress.update(n))
-      const options = { force: values.force === true, promote: values.promote === true }
-      const data = stringOption(values.data)
-      try {
-        let result: unknown
-        if (data !== undefined) {
-          const db = await openDataDir(data)
-          try {
-            // The same fields, in the same snake_case, as the server's answer.
-            result = Object.fromEntries(
-              Object.entries(await db.importArchive(source, options)).map(([key, value]) => [
-                key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
-                value,
-              ]),
-            )
-          } finally {
-            await db.close()
-          }
-        } else {
-          result = await (await ctx.client()).versions.import(source, options)
-        }
-        progress.stop()
-        ctx.print(result, () =>
-          Object.entries(result as Record<string, unknown>)
-            .map(([key, value]) => `${key.padEnd(22)}${String(value)}\n`)
-            .join(''),
-        )
-      } finally {
-        progress.stop()
-      }
-    },
-  },
+  importCommand,
   {
     name: 'promote',
     summary: 'make any stored version HEAD (root)',

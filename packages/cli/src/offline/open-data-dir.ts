@@ -1,13 +1,17 @@
-import { stat } from 'node:fs/promises'
+import { mkdir, stat } from 'node:fs/promises'
 import type { Database } from '@svcdb/engine'
 import { CliError } from '../cli-error'
 
 /**
  * Opens a stopped server's data directory with the engine, for offline maintenance. A
- * running server holds the directory's lock, so this fails with a clear message then; it
- * never creates a database where none is.
+ * running server holds the directory's lock, so this fails with a clear message then. It
+ * creates a database where none is only with `create` (`import --data` seeding a new one).
  */
-export async function openDataDir(dir: string): Promise<Database> {
+export async function openDataDir(
+  dir: string,
+  options: { create?: boolean } = {},
+): Promise<Database> {
+  if (options.create === true) await mkdir(dir, { recursive: true })
   try {
     if (!(await stat(dir)).isDirectory()) throw new Error('not a directory')
   } catch {

@@ -1,8 +1,8 @@
 import { routes } from '@svcdb/contract'
 import type { BodyOf, CallOptions } from '../http/route-types'
 import type { ResponseOf, Transport } from '../http/transport'
-import { prepareBody } from '../uploads/upload-source'
 import type { UploadSource } from '../uploads/upload-source'
+import { importArchive } from './versions-import'
 
 type R = typeof routes
 
@@ -55,7 +55,10 @@ export interface VersionsApi {
   export(options?: CallOptions & { snapshot?: string; hash?: string }): Promise<ArchiveDownload>
   /** Root: streams a patch from `from` to `to` (HEAD by default). */
   diff(from: string, options?: CallOptions & { to?: string }): Promise<ArchiveDownload>
-  /** Root: imports an export or a patch (10 MiB at most). */
+  /**
+   * Root: imports an export or a patch. Up to 10 MiB it is the request body; a larger one is
+   * uploaded to a staging fork and imported from there (`POST /versions/import?from=`).
+   */
   import(
     archive: UploadSource,
     options?: CallOptions & { force?: boolean; promote?: boolean },
@@ -110,16 +113,7 @@ export function versionsApi(t: Transport): VersionsApi {
       ),
     diff: async (from, o = {}) =>
       archive(await t.send(routes.versionsDiff, { query: { from, to: o.to }, signal: o.signal })),
-    import(source, o = {}) {
-      const prepared = prepareBody(source)
-      return t.json(routes.versionsImport, {
-        query: { force: o.force === true, promote: o.promote === true },
-        body: prepared.body,
-        replayable: prepared.replayable,
-        headers: { 'content-type': 'application/octet-stream' },
-        signal: o.signal,
-      })
-    },
+    import: (source, o = {}) => importArchive(t, source, o),
     promote: (hash, o = {}) =>
       t.json(routes.versionsPromote, { query: { hash }, signal: o.signal }),
   }

@@ -1,0 +1,80 @@
+import { createReadStream } from 'node:fs'
+import { rm, stat } from 'node:fs/promises'
+import type { Command } from '../command'
+import { CliError } from '../cli-error'
+import { openDataDir } from '../offline/open-data-dir'
+import { createProgress } from '../output/progress'
+import { stringOption } from '../option-value'
+import { counting } from './local-files'
+
+/**
+ * `svcdb import <file|->`: through the server (archives above its 10 MiB body limit are
+ * staged and imported from there by the client), or offline with `--data DIR`, which seeds a
+ * new database when DIR does not exist yet.
+ */
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'import an export or a patch (- for stdin)',
+  usage: '<file|->',
+  options: { force: { type: 'boolean' }, promote: { type: 'boolean' }, data: { type: 'string' } },
+  args: [1, 1],
+  async run([file], values, ctx) {
+    const path = file as string
+    const size = path === '-' ? undefined : (await stat(path).catch(() => undefined))?.size
+    if (path !== '-' && size === undefined) throw new CliError(`cannot read ${path}`)
+    const stream = path === '-' ? ctx.io.stdin : createReadStream(path)
+    if (stream === undefined) throw new CliError('no standard input to read')
+    const progress = createProgress({
+      label: 'import',
+      total: size,
+      enabled: !ctx.json,
+      ...(ctx.io.stderrStream === undefined ? {} : { stream: ctx.io.stderrStream }),
+    })
+    const source = counting(stream, (n) => progress.update(n))
+    const options = { force: values.force === true, promote: values.promote === true }
+    const data = stringOption(values.data)
+    try {
+      const result =
+        data === undefined
+          ? await (await ctx.client()).versions.import(source, options)
+          : await importOffline(data, source, options)
+      progress.stop()
+      ctx.print(result, () =>
+        Object.entries(result)
+          .map(([key, value]) => `${key.padEnd(22)}${String(value)}\n`)
+          .join(''),
+      )
+    } finally {
+      progress.stop()
+    }
+  },
+}
+
+/** Imports into a stopped server's data directory, creating it (and removing it again on failure) when absent. */
+async function importOffline(
+  dir: string,
+  source: AsyncIterable<Uint8Array>,
+  options: { force: boolean; promote: boolean },
+): Promise<Record<string, unknown>> {
+  const seeding = (await stat(dir).catch(() => undefined)) === undefined
+  let succeeded = false
+  try {
+    const db = await openDataDir(dir, { create: seeding })
+    try {
+      const result = await db.importArchive(source, options)
+      succeeded = true
+      // The same fields, in the same snake_case, as the server's answer.
+      return Object.fromEntries(
+        Object.entries(result).map(([key, value]) => [
+          key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+          value,
+        ]),
+      )
+    } finally {
+      await db.close()
+    }
+  } finally {
+    // A failed seed leaves nothing behind: the next try starts from a missing directory again.
+    if (seeding && !succeeded) await rm(dir, { recursive: true, force: true })
+  }
+}
