@@ -82,8 +82,8 @@ async function seed(): Promise<{ dir: string; archive: string }> {
   return { dir, archive }
 }
 
-// Each case runs its own child on its own directory, so they run side by side.
-describe.concurrent('named crash points', () => {
+// One child at a time: eight tsx processes at once would starve the rest of the suite.
+describe('named crash points', () => {
   for (const { at, scenario } of CASES) {
     it(`${at}: the database opens, verifies, keeps acknowledged work, and GC reclaims orphans`, async () => {
       const { dir, archive } = await seed()
