@@ -1,4 +1,5 @@
 import { routes } from '@svcdb/contract'
+import { isEngineError } from '@svcdb/engine'
 import type { Database } from '@svcdb/engine'
 import type { Scheduler } from '@svcdb/scheduler'
 import { ServerError } from '../../errors/server-error'
@@ -21,6 +22,12 @@ export function taskRouteHandlers(ctx: TaskRoutesContext): RouteHandler[] {
       try {
         result = await ctx.db.gc({ dryRun: query.dry_run, signal: c.req.raw.signal })
       } catch (err) {
+        // Another collection running is not a failure of this one: the caller may retry.
+        if (isEngineError(err, 'CONFLICT'))
+          throw new ServerError(
+            'CONFLICT',
+            'a garbage collection is already running; retry when it ends',
+          )
         // The spec answers a GC failure with 500; the cause goes to the log, not the caller.
         throw new ServerError('INTERNAL', 'garbage collection failed', {
           cause: err,

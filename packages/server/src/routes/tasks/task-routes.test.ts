@@ -63,6 +63,17 @@ describe('POST /system/gc', () => {
   })
 })
 
+describe('POST /system/gc while another runs', () => {
+  it('answers 409 CONFLICT, not a failure, and the first one completes', async () => {
+    for (let i = 0; i < 200; i++) await db.writeFile(`/f/${i}`, `${i}`)
+    const calls = [1, 2, 3].map(() => app.request('/system/gc', { method: 'POST' }))
+    const statuses = await Promise.all(calls.map(async (call) => (await call).status))
+    expect(statuses).toContain(200)
+    for (const status of statuses) expect([200, 409]).toContain(status)
+    expect(statuses.filter((s) => s === 409).length).toBeGreaterThan(0)
+  })
+})
+
 describe('tasks', () => {
   it('enqueues gc and reindex tasks that run to completion, lists, gets and cancels', async () => {
     await db.writeFile('/docs/a.txt', 'a')
