@@ -4,6 +4,7 @@ import { parseHash, toHex } from './internal/hex'
 import type { MetaOp, MetaStore } from './meta/meta-store'
 import type { HashAlgorithm } from './hashing/hasher'
 import type { StoredCounters } from './stats/engine-stats'
+import { headLogOp } from './versions/head-log-record'
 
 /** Version of the database layout, recorded at creation. */
 export const DATABASE_FORMAT_VERSION = 1
@@ -151,6 +152,9 @@ export class DatabaseState {
         at: move.at,
       }
       ops.push({ type: 'put', space: 'log', key: logKey(seq), value: jsonValue(record) })
+      // Kept apart from the bounded version log: its records age out by time, not by count.
+      if (move.headLog !== undefined && move.from !== null && move.to !== null)
+        ops.push(headLogOp(seq, move.from, move.to, move.at, move.headLog))
       if (move.to === null) ops.push({ type: 'del', space: 'refinfo', key: move.ref })
       else if (move.info !== undefined)
         ops.push({ type: 'put', space: 'refinfo', key: move.ref, value: jsonValue(move.info) })

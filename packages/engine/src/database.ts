@@ -39,6 +39,13 @@ import type { VerifyOptions, VerifyResult } from './verify/verify-database'
 import { Forks } from './versions/forks'
 import { history } from './versions/history'
 import type { HistoryEntry } from './versions/history'
+import {
+  checkHeadMoveOptions,
+  DEFAULT_HEAD_LOG_RETENTION_MS,
+  headLogMark,
+  headLogPage,
+} from './versions/head-log'
+import type { HeadLogOptions, HeadLogPage, HeadMoveOptions } from './versions/head-log'
 import { assertRefName, HEAD, refKey } from './versions/ref-names'
 import { moveRefMutation } from './versions/ref-mutations'
 import { restoreFileMutation } from './versions/restore-file'
@@ -70,6 +77,12 @@ export interface DatabaseOptions {
    * sooner.
    */
   versionLogLimit?: number
+  /**
+   * How long versions named in the HEAD log (promotes, fork promotes, imports with promote,
+   * snapshot restores) are kept from GC, so that such a move can be undone (default 30 days).
+   * Records older than this are pruned by GC.
+   */
+  headLogRetentionMs?: number
   /**
    * On disk: a pack file takes no more appends past this size (default 1 GiB). GC compacts
    * only packs no longer appended to, so smaller packs give space back sooner.
@@ -153,16 +166,43 @@ export class Database extends Workspace {
 
   /**
    * Makes any stored version HEAD (`INVALID_HASH` if `version` is not 64 hex digits,
-   * `NOT_FOUND` if it is not stored). Returns the new HEAD and the version it replaced.
+   * `NOT_FOUND` if it is not stored). Returns the new HEAD and the version it replaced; the
+   * HEAD log records the move, so `promote(previous)` undoes it. With `expectHead`, refuses
+   * with `CONFLICT` (changing nothing) unless HEAD is that version when the move commits.
+   *
+   * @example
+   * const moved = await db.promote(hash, { expectHead: db.head(), by: 'alice' })
+   * await db.promote(moved.previous) // undo
    */
-  async promote(version: string): Promise<{ version: string; previous: string }> {
+  async promote(
+    version: string,
+    options: HeadMoveOptions = {},
+  ): Promise<{ version: string; previous: string }> {
     const root = parseHash(version)
+    const expectHead = checkHeadMoveOptions(options)
     await assertVersionRoot(this.core, root)
     return withStoredVersion(this.core, root, () =>
       this.core.submit(
-        moveRefMutation(HEAD, { root }, 'promote', [refKey('import', version.toLowerCase())]),
+        moveRefMutation(HEAD, { root }, 'promote', [refKey('import', version.toLowerCase())], {
+          expectHead,
+          headLog: headLogMark('promote', options.by),
+        }),
       ),
     )
+  }
+
+  /**
+   * The HEAD log, newest first: every HEAD move that replaced history (promote, fork
+   * promote, import with promote, snapshot restore) with the version it replaced. Versions it
+   * names are kept from GC for `headLogRetentionMs`. `INVALID_INPUT` for a `limit` outside
+   * 1–1000 or a cursor that is not one this returned.
+   *
+   * @example
+   * const { items } = await db.headLog({ limit: 10 })
+   * if (items[0] !== undefined) await db.promote(items[0].previous) // undo the latest move
+   */
+  async headLog(options: HeadLogOptions = {}): Promise<HeadLogPage> {
+    return headLogPage(this.core, options)
   }
 
   /**
@@ -260,8 +300,8 @@ export class Database extends Workspace {
   }
 
   /**
-   * Collects garbage online (DESIGN §3.6): objects and chunks no ref, version-log entry or
-   * running operation reaches are removed while writes go on, then pack files with much dead
+   * Collects garbage online (DESIGN §3.6): objects and chunks no ref, version-log entry,
+   * HEAD-log entry within its retention window or running operation reaches are removed while writes go on, then pack files with much dead
    * space are compacted. One collection runs at a time (`CONFLICT` otherwise).
    */
   async gc(options?: GcOptions): Promise<GcResult> {
@@ -372,13 +412,28 @@ async function openCore({ meta, chunks }: Storage, options: DatabaseOptions): Pr
   const limit = options.versionLogLimit ?? VERSION_LOG_LIMIT
   if (!Number.isSafeInteger(limit) || limit < 0)
     throw new RangeError(`versionLogLimit must be a non-negative integer, got ${limit}`)
+  const headLogRetentionMs = options.headLogRetentionMs ?? DEFAULT_HEAD_LOG_RETENTION_MS
+  if (!Number.isSafeInteger(headLogRetentionMs) || headLogRetentionMs < 0)
+    throw new RangeError(
+      `headLogRetentionMs must be a non-negative integer, got ${headLogRetentionMs}`,
+    )
   const state = await DatabaseState.load(meta, limit)
   const head = state.refs.get(HEAD)
   if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
   const headTotals = pageTotals(await rootPage(objects, head))
   let indexesInUse = false
   for await (const _key of meta.keys('idx', { limit: 1 })) indexesInUse = true
-  return new EngineCore({ meta, chunks, objects, state, format, clock, headTotals, indexesInUse })
+  return new EngineCore({
+    meta,
+    chunks,
+    objects,
+    state,
+    format,
+    clock,
+    headTotals,
+    indexesInUse,
+    headLogRetentionMs,
+  })
 }
 
 /**

@@ -32,6 +32,8 @@ export interface CoreParts {
   headTotals: Totals
   /** True when any directory version has query indexes built (then writes maintain them). */
   indexesInUse: boolean
+  /** How long versions named in the HEAD log are kept from GC. */
+  headLogRetentionMs: number
 }
 
 /**
@@ -46,6 +48,8 @@ export class EngineCore {
   readonly state: DatabaseState
   readonly format: FormatRecord
   readonly clock: Clock
+  /** How long versions named in the HEAD log are kept from GC. */
+  readonly headLogRetentionMs: number
   readonly meters: DatabaseMeters
   readonly view: ViewContext
   readonly feed = new ChangeFeed()
@@ -75,6 +79,7 @@ export class EngineCore {
     this.state = parts.state
     this.format = parts.format
     this.clock = parts.clock
+    this.headLogRetentionMs = parts.headLogRetentionMs
     this.headTotals = parts.headTotals
     this.indexesInUse = parts.indexesInUse
     const now = () => parts.clock.now()

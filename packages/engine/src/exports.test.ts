@@ -6,6 +6,7 @@ it('exports exactly the public surface', () => {
     [
       "ARCHIVE_FORMAT_VERSION",
       "CHUNK_SIZES",
+      "DEFAULT_HEAD_LOG_RETENTION_MS",
       "DEFAULT_INLINE_CHUNK_BYTES",
       "Database",
       "EngineError",
@@ -15,6 +16,8 @@ it('exports exactly the public surface', () => {
       "MAX_FRAME_BYTES",
       "MAX_GLOB_ALTERNATIVES",
       "MAX_GLOB_LENGTH",
+      "MAX_HEAD_LOG_ACTOR",
+      "MAX_HEAD_LOG_PAGE",
       "MAX_INDEX_CONFIG_BYTES",
       "MAX_METADATA_BYTES",
       "MAX_NAME_BYTES",

@@ -64,6 +64,18 @@ export type { PeakRates, Rates } from './stats/rate-meter'
 export type { VerifyOptions, VerifyProblem, VerifyResult } from './verify/verify-database'
 export { Forks } from './versions/forks'
 export type { ForkInfo } from './versions/forks'
+export {
+  DEFAULT_HEAD_LOG_RETENTION_MS,
+  MAX_HEAD_LOG_ACTOR,
+  MAX_HEAD_LOG_PAGE,
+} from './versions/head-log'
+export type {
+  HeadLogEntry,
+  HeadLogOptions,
+  HeadLogPage,
+  HeadMoveCause,
+  HeadMoveOptions,
+} from './versions/head-log'
 export type { HistoryEntry } from './versions/history'
 export { Snapshots, MAX_SNAPSHOT_METADATA_BYTES } from './versions/snapshots'
 export type { SnapshotInfo } from './versions/snapshots'

@@ -7,6 +7,7 @@ import { crashPoint } from '../internal/crash-point'
 import { sameBytes, toHex } from '../internal/hex'
 import type { MetaOp } from '../meta/meta-store'
 import type { TreeObject } from '../objects/tree-objects'
+import { assertExpectedHead, checkHeadMoveOptions, headLogMark } from '../versions/head-log'
 import { HEAD, refKey } from '../versions/ref-names'
 import { readArchive } from './archive-codec'
 import type { ArchiveHeader } from './archive-codec'
@@ -19,8 +20,15 @@ import { VersionDiff } from './version-diff'
 export interface ImportOptions {
   /** Apply a patch even when HEAD is not its base. */
   force?: boolean
-  /** Make the imported version HEAD. Otherwise it is kept (safe from GC) for a later promote. */
+  /**
+   * Make the imported version HEAD (recorded in the HEAD log, cause `import`). Otherwise it
+   * is kept (safe from GC) for a later promote.
+   */
   promote?: boolean
+  /** With `promote`: refuse with `CONFLICT` unless HEAD is this hex hash when the import commits. */
+  expectHead?: string
+  /** With `promote`: who imports, recorded as `by` in the HEAD log. */
+  by?: string
   /** Most archive bytes accepted (`TOO_LARGE` beyond); unlimited by default. */
   maxBytes?: number
   /** Most object and chunk frames accepted (`TOO_LARGE` beyond); default 10,000,000. */
@@ -64,6 +72,10 @@ export async function importArchive(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   core.assertOpen()
+  const expectHead = checkHeadMoveOptions({
+    ...(options.expectHead === undefined ? {} : { expectHead: options.expectHead }),
+    ...(options.by === undefined ? {} : { by: options.by }),
+  })
   const algorithm = core.format.hashAlgorithm
   const archive = await readArchive(source, {
     hasherFor: async (alg: HashAlgorithm) => {
@@ -78,6 +90,8 @@ export async function importArchive(
   const { header } = archive
   try {
     checkBase(core, header, options.force === true)
+    // Checked again inside the commit; failing here spares reading a doomed archive.
+    if (options.promote === true) assertExpectedHead(core.rootOf(HEAD), expectHead)
   } catch (err) {
     await archive.frames.return(undefined as never)
     throw err
@@ -104,26 +118,33 @@ export async function importArchive(
         const version = toHex(header.target)
         const promote = options.promote === true
         const previous = rootOf(HEAD) as Uint8Array
+        if (promote) assertExpectedHead(previous, expectHead)
+        const replaces = promote && !sameBytes(previous, header.target)
         const ops: MetaOp[] = staged.chunkOps
         for (const o of staged.objects.values())
           ops.push({ type: 'put', space: 'obj', key: o.hash, value: o.bytes })
         return {
-          refs: [{ ref: promote ? HEAD : refKey('import', version), root: header.target }],
+          refs: [
+            {
+              ref: promote ? HEAD : refKey('import', version),
+              root: header.target,
+              ...(replaces ? { headLog: headLogMark('import', options.by) } : {}),
+            },
+          ],
           ops,
           tally: staged.tally,
-          changes:
-            promote && !sameBytes(previous, header.target)
-              ? [
-                  {
-                    type: 'version_promoted',
-                    at: now,
-                    fork: undefined,
-                    version,
-                    previous: toHex(previous),
-                    cause: 'import',
-                  },
-                ]
-              : [],
+          changes: replaces
+            ? [
+                {
+                  type: 'version_promoted',
+                  at: now,
+                  fork: undefined,
+                  version,
+                  previous: toHex(previous),
+                  cause: 'import',
+                },
+              ]
+            : [],
           result: {
             status: 'imported',
             backupType: header.kind,

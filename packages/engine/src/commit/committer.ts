@@ -5,6 +5,7 @@ import { WriteSet } from '../objects/object-store'
 import type { DatabaseChange } from '../changes/database-change'
 import { EngineError } from '../errors'
 import { crashPoint } from '../internal/crash-point'
+import type { HeadLogMark } from '../versions/head-log-record'
 import { describeRef } from '../versions/ref-names'
 
 const NO_ROOT = new Uint8Array(0)
@@ -40,12 +41,16 @@ export interface RefUpdate {
   ref: string
   root: Uint8Array | null
   info?: RefInfo
+  /** Set on a HEAD move that replaces history: recorded in the HEAD log, in the same batch. */
+  headLog?: HeadLogMark
 }
 
 /** What a mutation produced: new roots, extra ops for the batch, changes to report, its result. */
 export interface MutationOutcome<T> {
   /** New root of the mutation's ref; omitted leaves it as it is. */
   root?: Uint8Array
+  /** HEAD-log mark of the move of the mutation's ref to `root` (see {@link RefUpdate.headLog}). */
+  headLog?: HeadLogMark
   /** Moves of other refs (or of refs, for a mutation without one). */
   refs?: RefUpdate[]
   ops?: MetaOp[]
@@ -73,6 +78,8 @@ export interface RefMove {
   at: number
   /** Info to record with the ref (a new snapshot or fork). */
   info?: RefInfo
+  /** See {@link RefUpdate.headLog}. */
+  headLog?: HeadLogMark
 }
 
 /** Hooks the database gives the committer. */
@@ -219,7 +226,11 @@ export class Committer {
         const outcome = await pending.mutation.apply({ root, rootOf, objects, now })
         const updates = outcome.refs ?? []
         if (outcome.root !== undefined && ref !== undefined)
-          updates.unshift({ ref, root: outcome.root })
+          updates.unshift({
+            ref,
+            root: outcome.root,
+            ...(outcome.headLog === undefined ? {} : { headLog: outcome.headLog }),
+          })
         for (const update of updates) {
           const move: RefMove = {
             ref: update.ref,
@@ -228,6 +239,7 @@ export class Committer {
             at: now,
           }
           if (update.info !== undefined) move.info = update.info
+          if (update.headLog !== undefined) move.headLog = update.headLog
           moves.push(move)
           roots.set(update.ref, update.root)
         }

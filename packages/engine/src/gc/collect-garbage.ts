@@ -6,6 +6,7 @@ import { EngineError, throwIfAborted } from '../errors'
 import { crashPoint } from '../internal/crash-point'
 import { parseHash, toHex } from '../internal/hex'
 import type { MetaOp } from '../meta/meta-store'
+import { retainedHeadLogRoots } from '../versions/head-log'
 import { Marker } from './marker'
 
 /** Options of `db.gc()`. */
@@ -30,7 +31,10 @@ export interface GcProgress {
 
 /** What a collection found and did (DESIGN §3.6). */
 export interface GcResult {
-  /** Versions marked from: refs (HEAD, snapshots, forks, imports) and the version log. */
+  /**
+   * Versions marked from: refs (HEAD, snapshots, forks, imports), the version log and the
+   * HEAD log's retention window.
+   */
   versionsScanned: number
   /** Reachable objects and chunks. */
   liveEntries: number
@@ -58,7 +62,8 @@ const COMPACT_WAIT_MS = 2000
 const SWEEP_BATCH = 4096
 
 /**
- * Online garbage collection (DESIGN §3.6). Marks from every ref and the version log, then
+ * Online garbage collection (DESIGN §3.6). Marks from every ref, the version log and the
+ * HEAD log's retention window, then
  * lists unmarked objects and chunks. Each sweep batch runs between commit groups: it first
  * marks from every root committed since marking began and from what running operations have
  * pinned (uploads, imports, exports), so nothing written, reused or about to be referenced
@@ -73,7 +78,7 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
   const dryRun = options.dryRun === true
   core.gcWatch = []
   try {
-    const roots = await versionRoots(core)
+    const roots = await versionRoots(core, !dryRun)
     const marker = new Marker(core.objects, signal, (done) => onProgress?.({ phase: 'mark', done }))
     const report = async (progress: GcProgress) => {
       await onProgress?.(progress)
@@ -154,9 +159,13 @@ async function dropDeadIndexes(core: EngineCore, marker: Marker): Promise<void> 
   if (ops.length > 0) await core.meta.batch(ops, { sync: true })
 }
 
-/** Distinct roots of every ref and of the version log window. */
-async function versionRoots(core: EngineCore): Promise<Uint8Array[]> {
-  const seen = new Set<string>()
+/**
+ * Distinct roots of every ref, of the version log window and of the HEAD log's retention
+ * window (whose older records a real collection prunes first, durably, so that no record
+ * outlives the versions it names).
+ */
+async function versionRoots(core: EngineCore, prune: boolean): Promise<Uint8Array[]> {
+  const seen = await retainedHeadLogRoots(core, prune)
   for (const root of core.state.refs.values()) seen.add(toHex(root))
   for await (const record of readVersionLog(core.meta)) {
     if (record.from !== null) seen.add(record.from)

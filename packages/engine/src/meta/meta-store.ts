@@ -3,11 +3,11 @@
  * text spaces by strings.
  */
 export const BINARY_SPACES = ['obj', 'chunkidx', 'chunk', 'idx'] as const
-export const TEXT_SPACES = ['ref', 'refinfo', 'meta', 'log', 'sys'] as const
+export const TEXT_SPACES = ['ref', 'refinfo', 'meta', 'log', 'sys', 'headlog'] as const
 
 /** A space keyed by hash bytes: tree objects, the chunk index, chunks kept in the level store, query indexes of directory versions. */
 export type BinarySpace = (typeof BINARY_SPACES)[number]
-/** A space keyed by strings: refs and their info, engine meta and counters, the version log, other packages' records. */
+/** A space keyed by strings: refs and their info, engine meta and counters, the version log, other packages' records, the HEAD log. */
 export type TextSpace = (typeof TEXT_SPACES)[number]
 /** Any key space. */
 export type Space = BinarySpace | TextSpace

@@ -2,6 +2,8 @@ import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import { withStoredVersion } from './existing-version'
+import { checkHeadMoveOptions, headLogMark } from './head-log'
+import type { HeadMoveOptions } from './head-log'
 import { assertRefName, HEAD, namesOf, refKey } from './ref-names'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
 import { resolveVersionRoot } from './version-spec'
@@ -55,10 +57,23 @@ export class Forks {
     return this.describe(name)
   }
 
-  /** Makes the fork's latest version HEAD. */
-  async promote(name: string): Promise<{ version: string; previous: string }> {
+  /**
+   * Makes the fork's latest version HEAD, recording the move in the HEAD log (cause
+   * `fork_promote`). With `expectHead`, refuses with `CONFLICT` unless HEAD is that version
+   * when the move commits: HEAD commits made since then would otherwise be set aside.
+   */
+  async promote(
+    name: string,
+    options: HeadMoveOptions = {},
+  ): Promise<{ version: string; previous: string }> {
     assertRefName('fork', name)
-    return this.core.submit(moveRefMutation(HEAD, { ref: refKey('fork', name) }, 'fork'))
+    const expectHead = checkHeadMoveOptions(options)
+    return this.core.submit(
+      moveRefMutation(HEAD, { ref: refKey('fork', name) }, 'fork', [], {
+        expectHead,
+        headLog: headLogMark('fork_promote', options.by),
+      }),
+    )
   }
 
   /** Removes the fork; its versions stay readable until GC, if nothing else holds them. */

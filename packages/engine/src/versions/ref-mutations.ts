@@ -2,7 +2,9 @@ import type { DatabaseChange } from '../changes/database-change'
 import type { Mutation, RefInfo } from '../commit/committer'
 import { EngineError } from '../errors'
 import { sameBytes, toHex } from '../internal/hex'
-import { describeRef, forkOf, refKey } from './ref-names'
+import { assertExpectedHead } from './head-log'
+import type { HeadLogMark } from './head-log'
+import { describeRef, forkOf, HEAD, refKey } from './ref-names'
 
 /** Creates a snapshot or fork `name` at the root of `source` (a ref) or at `root`. */
 export function createRefMutation(
@@ -53,19 +55,30 @@ export function deleteRefMutation(ref: string): Mutation<void> {
   }
 }
 
+/** How a HEAD move that replaces history is guarded and logged. */
+export interface HeadMoveGuard {
+  /** Refuse with `CONFLICT` unless the target is this root at the mutation's turn. */
+  expectHead?: Uint8Array | undefined
+  /** Record the move in the HEAD log (when it changes HEAD). */
+  headLog?: HeadLogMark
+}
+
 /**
  * Moves `target` (HEAD or a fork) to a whole other version: the root of `source` (a ref),
- * or `root`. Also removes the refs in `clear` (an import's pin once promoted).
+ * or `root`. Also removes the refs in `clear` (an import's pin once promoted). The
+ * `expectHead` check runs here, inside the commit, so it is a true compare-and-swap.
  */
 export function moveRefMutation(
   target: string,
   from: { ref: string } | { root: Uint8Array },
   cause: 'restore' | 'fork' | 'promote' | 'import',
   clear: readonly string[] = [],
+  guard: HeadMoveGuard = {},
 ): Mutation<{ version: string; previous: string }> {
   return {
     ref: target,
     async apply({ root: previous, rootOf, now }) {
+      assertExpectedHead(previous, guard.expectHead)
       const root = 'root' in from ? from.root : rootOf(from.ref)
       if (root === undefined)
         throw new EngineError(
@@ -87,7 +100,14 @@ export function moveRefMutation(
               cause,
             },
           ]
-      return { root, refs, changes, result: { version: toHex(root), previous: toHex(previous) } }
+      const logged = guard.headLog !== undefined && target === HEAD && !sameBytes(root, previous)
+      return {
+        root,
+        ...(logged ? { headLog: guard.headLog as HeadLogMark } : {}),
+        refs,
+        changes,
+        result: { version: toHex(root), previous: toHex(previous) },
+      }
     },
   }
 }

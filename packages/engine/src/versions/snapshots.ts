@@ -1,6 +1,8 @@
 import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
+import { checkHeadMoveOptions, headLogMark } from './head-log'
+import type { HeadMoveOptions } from './head-log'
 import { assertRefName, HEAD, namesOf, refKey } from './ref-names'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
 
@@ -78,10 +80,23 @@ export class Snapshots {
     await this.core.submit(deleteRefMutation(refKey('snapshot', name)))
   }
 
-  /** Makes the snapshot HEAD again; returns the new HEAD and the version it replaced. */
-  async restore(name: string): Promise<{ version: string; previous: string }> {
+  /**
+   * Makes the snapshot HEAD again; returns the new HEAD and the version it replaced, which
+   * the HEAD log records (cause `restore`). With `expectHead`, refuses with `CONFLICT` unless
+   * HEAD is that version when the move commits.
+   */
+  async restore(
+    name: string,
+    options: HeadMoveOptions = {},
+  ): Promise<{ version: string; previous: string }> {
     assertRefName('snapshot', name)
-    return this.core.submit(moveRefMutation(HEAD, { ref: refKey('snapshot', name) }, 'restore'))
+    const expectHead = checkHeadMoveOptions(options)
+    return this.core.submit(
+      moveRefMutation(HEAD, { ref: refKey('snapshot', name) }, 'restore', [], {
+        expectHead,
+        headLog: headLogMark('restore', options.by),
+      }),
+    )
   }
 
   private describe(name: string): SnapshotInfo {

@@ -2,6 +2,7 @@ import type { EngineCore } from '../engine-core'
 import { readVersionLog } from '../database-state'
 import { EngineError } from '../errors'
 import { sameBytes, toHex } from '../internal/hex'
+import { headLogNames } from './head-log'
 
 /** Roots confirmed per open database: a hash once a version's root stays one. */
 const confirmed = new WeakMap<EngineCore, Set<string>>()
@@ -9,7 +10,7 @@ const MAX_CONFIRMED = 1024
 
 /**
  * True when `root` is the root of a version this database has had: HEAD, a snapshot, a fork,
- * an imported version, or any root the version log records. A directory's hash is not a
+ * an imported version, or any root the version log or the HEAD log records. A directory's hash is not a
  * version: reading "a version" rooted at `/eng` would check permissions against the wrong
  * paths, so such a hash must never be accepted where a version is.
  */
@@ -19,16 +20,21 @@ export async function isVersionRoot(core: EngineCore, root: Uint8Array): Promise
   const hex = toHex(root)
   const known = confirmed.get(core)
   if (known?.has(hex) === true) return true
+  let found = false
   for await (const record of readVersionLog(core.meta, { reverse: true })) {
     if (record.to === hex || record.from === hex) {
-      const set = known ?? new Set<string>()
-      if (set.size >= MAX_CONFIRMED) set.clear()
-      set.add(hex)
-      confirmed.set(core, set)
-      return true
+      found = true
+      break
     }
   }
-  return false
+  // The HEAD log outlives the bounded version log: an undo must work for its whole window.
+  if (!found) found = await headLogNames(core.meta, hex)
+  if (!found) return false
+  const set = known ?? new Set<string>()
+  if (set.size >= MAX_CONFIRMED) set.clear()
+  set.add(hex)
+  confirmed.set(core, set)
+  return true
 }
 
 /** Throws `NOT_FOUND` unless `root` is a version's root (see {@link isVersionRoot}). */
