@@ -27,13 +27,18 @@ export {
 } from './tasks'
 export type { CronScheduleView, GcResultView, TaskView } from './tasks'
 export {
+  expectHeadQuerySchema,
+  headLogEntrySchema,
+  headLogPageSchema,
+  headLogQuerySchema,
   IMPORT_STAGING_DIR,
   importResultSchema,
+  MAX_HEAD_LOG_PAGE,
   MAX_IMPORT_BYTES,
   promoteResponseSchema,
   stagingPathSchema,
 } from './versions'
-export type { ImportResultView } from './versions'
+export type { HeadLogEntryView, HeadLogPageView, ImportResultView } from './versions'
 export {
   EMAIL_SECRET_MASK,
   emailAddressSchema,

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { versionHashSchema } from './query-values'
 
 /** `POST /versions/import` (spec "Import result"). */
 export const importResultSchema = v.object({
@@ -37,3 +38,52 @@ export const stagingPathSchema = v.pipe(
     `expected a file directly under ${IMPORT_STAGING_DIR}`,
   ),
 )
+
+/**
+ * `expect_head` of the routes that replace HEAD's history (promote, fork promote, snapshot
+ * restore): answer 409 `CONFLICT` and change nothing unless HEAD is this hex hash.
+ */
+export const expectHeadQuerySchema = v.object({ expect_head: v.optional(versionHashSchema) })
+
+/** Largest page of `GET /versions/log`. */
+export const MAX_HEAD_LOG_PAGE = 1000
+
+/** Query of `GET /versions/log`: `limit` 1–1000 (default 100), `cursor` from the previous page. */
+export const headLogQuerySchema = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, 'expected an integer from 1 to 1000'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(MAX_HEAD_LOG_PAGE),
+    ),
+    '100',
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(64))),
+})
+
+/** One HEAD move that replaced history (`GET /versions/log`). */
+export const headLogEntrySchema = v.object({
+  /** Hex hash HEAD moved to. */
+  head: v.string(),
+  /** Hex hash HEAD held before: `POST /versions/promote?hash=<previous>` undoes the move. */
+  previous: v.string(),
+  cause: v.picklist(['promote', 'fork_promote', 'import', 'restore']),
+  /** Unix milliseconds. */
+  at: v.number(),
+  /** Who moved it (a user id); `null` when unknown. */
+  by: v.nullable(v.string()),
+})
+
+/** A HEAD log entry as the API shows it. */
+export type HeadLogEntryView = v.InferOutput<typeof headLogEntrySchema>
+
+/** A page of the HEAD log, newest first; `cursor` is `null` on the last page. */
+export const headLogPageSchema = v.object({
+  items: v.array(headLogEntrySchema),
+  cursor: v.nullable(v.string()),
+})
+
+/** A page of the HEAD log as the API shows it. */
+export type HeadLogPageView = v.InferOutput<typeof headLogPageSchema>

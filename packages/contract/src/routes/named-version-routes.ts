@@ -12,6 +12,7 @@ import {
   versionNameSchema,
 } from '../named-versions'
 import { defineRoute } from '../route'
+import { expectHeadQuerySchema } from '../versions'
 
 const nameParams = v.object({ name: versionNameSchema })
 
@@ -49,7 +50,7 @@ export const namedVersionRoutes = {
     method: 'POST',
     path: '/versions/restore',
     auth: 'root',
-    request: { body: restoreVersionBodySchema },
+    request: { body: restoreVersionBodySchema, query: expectHeadQuerySchema },
     response: headMoveSchema,
   }),
   forksCreate: defineRoute({
@@ -73,7 +74,7 @@ export const namedVersionRoutes = {
     method: 'POST',
     path: '/versions/forks/{name}/promote',
     auth: 'root',
-    request: { params: nameParams },
+    request: { params: nameParams, query: expectHeadQuerySchema },
     response: headMoveSchema,
   }),
   forksAbandon: defineRoute({

@@ -1,11 +1,21 @@
 import * as v from 'valibot'
 import { booleanQuerySchema } from '../query-values'
 import { defineRoute } from '../route'
-import { importResultSchema, promoteResponseSchema, stagingPathSchema } from '../versions'
+import {
+  expectHeadQuerySchema,
+  headLogPageSchema,
+  headLogQuerySchema,
+  importResultSchema,
+  promoteResponseSchema,
+  stagingPathSchema,
+} from '../versions'
 
 const versionName = v.pipe(v.string(), v.minLength(1), v.maxLength(128))
 
-/** Routes of /versions/* (root): archives out and in, and promote. */
+/**
+ * Routes of /versions/*: archives out and in and promote (root), and the HEAD log (read on
+ * `/`).
+ */
 export const versionRoutes = {
   versionsExport: defineRoute({
     id: 'versions.export',
@@ -45,7 +55,15 @@ export const versionRoutes = {
     method: 'POST',
     path: '/versions/promote',
     auth: 'root',
-    request: { query: v.object({ hash: v.string() }) },
+    request: { query: v.object({ hash: v.string(), ...expectHeadQuerySchema.entries }) },
     response: promoteResponseSchema,
+  }),
+  versionsLog: defineRoute({
+    id: 'versions.log',
+    method: 'GET',
+    path: '/versions/log',
+    auth: 'token',
+    request: { query: headLogQuerySchema },
+    response: headLogPageSchema,
   }),
 } as const
