@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, open, stat } from 'node:fs/promises'
+import { dirname, join, relative, sep } from 'node:path'
 import type { AbstractLevel } from 'abstract-level'
 import { ClassicLevel } from 'classic-level'
 import type { ChunkStore } from '../chunks/chunk-store'
@@ -45,8 +45,12 @@ export async function openDiskStorage(
   path: string,
   options: { packSizeLimit?: number; chunkCacheBytes?: number } = {},
 ): Promise<Storage> {
-  await mkdir(path, { recursive: true })
+  const created = await mkdir(path, { recursive: true })
   const metaDir = join(path, 'meta')
+  const metaExisted = await stat(metaDir).then(
+    () => true,
+    () => false,
+  )
   try {
     await checkLevelFiles(metaDir, path)
   } catch (err) {
@@ -69,6 +73,8 @@ export async function openDiskStorage(
       { cause: err },
     )
   }
+  // A new database's directories must survive a power loss like the data written in them.
+  if (!metaExisted) await syncNewDirectories(created, path)
   const meta = createLevelMetaStore(level)
   try {
     const packs = await createPackChunkStore({
@@ -93,4 +99,32 @@ export async function openLevelStorage(level: AnyLevel): Promise<Storage> {
   if (level.status !== 'open') await level.open()
   const meta = createLevelMetaStore(level)
   return { meta, chunks: createLevelChunkStore({ meta }) }
+}
+
+/**
+ * fsyncs the directories whose entries a new database created: the parent of the first
+ * directory `mkdir` made, each directory from there down to `path`, and `path` itself (it
+ * gained `meta/`).
+ */
+async function syncNewDirectories(created: string | undefined, path: string): Promise<void> {
+  const dirs = [path]
+  if (created !== undefined) {
+    const steps = relative(created, path)
+      .split(sep)
+      .filter((s) => s !== '')
+    let at = created
+    dirs.push(dirname(created), created)
+    for (const step of steps) {
+      at = join(at, step)
+      dirs.push(at)
+    }
+  }
+  for (const dir of new Set(dirs)) {
+    const handle = await open(dir, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  }
 }
