@@ -91,3 +91,23 @@ export function parsePath(raw: string): FlagValue<string> {
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }
+
+const retentionUnits: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+}
+
+/**
+ * A retention period: `30d`, `12h`, `90m`, `45s`, `500ms`, or a bare integer of
+ * milliseconds; `0` keeps nothing beyond what refs hold. Returned in milliseconds.
+ */
+export function parseRetention(raw: string): FlagValue<number> {
+  const match = /^(\d{1,15})(ms|s|m|h|d)?$/.exec(raw)
+  const ms = match ? Number(match[1]) * (retentionUnits[match[2] ?? 'ms'] ?? 1) : Number.NaN
+  return Number.isSafeInteger(ms)
+    ? ok(ms)
+    : expected('a period such as 30d, 12h, 90m, 45s, 500ms, or milliseconds')
+}

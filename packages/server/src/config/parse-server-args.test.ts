@@ -48,7 +48,28 @@ describe('parseServerArgs', () => {
         logLevel: 'debug',
         unsafePublic: false,
         webhookAllow: ['https://hooks.example', 'https://*.corp.example:8443'],
+        headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,
       },
+    })
+  })
+
+  it.each([
+    ['30d', 30 * 86_400_000],
+    ['12h', 12 * 3_600_000],
+    ['90m', 90 * 60_000],
+    ['500ms', 500],
+    ['86400000', 86_400_000],
+    ['0', 0],
+  ])('reads --head-log-retention %s', (raw, ms) => {
+    expect(parseServerArgs(['--head-log-retention', raw])).toMatchObject({
+      config: { headLogRetentionMs: ms },
+    })
+  })
+
+  it.each(['-1', '1y', '1.5d', ''])('refuses --head-log-retention %j', (raw) => {
+    expect(parseServerArgs(['--head-log-retention', raw])).toMatchObject({
+      action: 'error',
+      message: expect.stringMatching(/--head-log-retention/),
     })
   })
 

@@ -10,6 +10,7 @@ import {
   parseOrigins,
   parsePath,
   parsePort,
+  parseRetention,
 } from './flag-values'
 import type { FlagValue } from './flag-values'
 import { parseResetRootKeyArgs, RESET_ROOT_KEY_USAGE } from './parse-reset-root-key-args'
@@ -43,6 +44,8 @@ Options:
   --webhook-allow LIST     webhook destinations that may be called: comma-separated
                            https://host[:port], https://*.domain, or * (default none)
   --unsafe-public          allow --auth disabled on a non-loopback host
+  --head-log-retention P   keep versions that promotes and restores replaced, so they can
+                           be undone, for P: 30d, 12h, 90m, or milliseconds (default 30d)
   -h, --help               show this help
   -v, --version            print the version
 
@@ -60,6 +63,7 @@ const options = {
   'log-level': { type: 'string' },
   'unsafe-public': { type: 'boolean' },
   'webhook-allow': { type: 'string' },
+  'head-log-retention': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -120,6 +124,12 @@ export function parseServerArgs(argv: readonly string[]): ServerArgs {
       logLevel: flag('log-level', values['log-level'], parseLogLevel, d.logLevel),
       unsafePublic: values['unsafe-public'] ?? d.unsafePublic,
       webhookAllow: flag('webhook-allow', values['webhook-allow'], parseAllowList, d.webhookAllow),
+      headLogRetentionMs: flag(
+        'head-log-retention',
+        values['head-log-retention'],
+        parseRetention,
+        d.headLogRetentionMs,
+      ),
     }
     if (config.auth.kind === 'disabled' && !isLoopbackHost(config.host) && !config.unsafePublic) {
       throw new FlagError(

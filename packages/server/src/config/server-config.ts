@@ -24,6 +24,8 @@ export interface ServerConfig {
   unsafePublic: boolean
   /** Webhook destinations that may be called (none by default: no request leaves the server). */
   webhookAllow: string[]
+  /** How long versions that promotes, imports and restores replaced stay undoable (HEAD log). */
+  headLogRetentionMs: number
 }
 
 /** Defaults of DESIGN §7. */
@@ -39,4 +41,5 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   logLevel: 'info',
   unsafePublic: false,
   webhookAllow: [],
+  headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,
 }

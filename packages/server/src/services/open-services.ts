@@ -84,7 +84,10 @@ export async function openServices(
   options: { baseUrl: () => string; stdout: (text: string) => void },
 ): Promise<Services> {
   const startedAt = Date.now()
-  const db = await Database.open({ path: config.dataDir })
+  const db = await Database.open({
+    path: config.dataDir,
+    headLogRetentionMs: config.headLogRetentionMs,
+  })
   const cleanups: (() => Promise<void> | void)[] = [() => db.close()]
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse())

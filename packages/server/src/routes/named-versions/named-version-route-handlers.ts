@@ -7,6 +7,7 @@ import type { RouteHandler } from '../../routing/route-handler'
 import { handleRoute } from '../../routing/route-handler'
 import { accessOf, allow } from '../files/file-access'
 import { rawFilePath } from '../files/raw-path'
+import { actorOf, expectHeadOf, headLogRoute } from '../versions/head-log-route'
 import { forkView, historyEntryView, snapshotView } from './named-version-views'
 
 /** What the named-version routes use. */
@@ -16,7 +17,7 @@ export interface NamedVersionRoutesContext {
 }
 
 /**
- * Snapshots, forks, history and restore (DESIGN §7.1). A snapshot or fork spans the whole
+ * Snapshots, forks, history, restore and the HEAD log (DESIGN §7.1, §12). A snapshot or fork spans the whole
  * tree, so a non-root caller needs `create` on `/` to make one and `delete` on `/` to drop a
  * snapshot; moving HEAD and managing forks is root's (the route table says so). Listing
  * snapshots or forks, or a history's snapshot points, takes `list` on `/` and is never a share
@@ -43,8 +44,11 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
       await db.snapshots.delete(params.name)
       return c.json({ deleted: true, name: params.name }, 200)
     }),
-    handleRoute(routes.versionsRestore, async (c, { body }) => {
-      const moved = await db.snapshots.restore(body.name)
+    handleRoute(routes.versionsRestore, async (c, { body, query }) => {
+      const moved = await db.snapshots.restore(body.name, {
+        ...expectHeadOf(query),
+        ...actorOf(c),
+      })
       return c.json({ status: 'restored', head: moved.version, previous: moved.previous }, 200)
     }),
     handleRoute(routes.forksCreate, async (c, { body }) => {
@@ -60,8 +64,8 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
       const items = await db.forks.list()
       return c.json({ items: items.map(forkView) }, 200)
     }),
-    handleRoute(routes.forksPromote, async (c, { params }) => {
-      const moved = await db.forks.promote(params.name)
+    handleRoute(routes.forksPromote, async (c, { params, query }) => {
+      const moved = await db.forks.promote(params.name, { ...expectHeadOf(query), ...actorOf(c) })
       return c.json({ status: 'promoted', head: moved.version, previous: moved.previous }, 200)
     }),
     handleRoute(routes.forksAbandon, async (c, { params }) => {
@@ -79,6 +83,7 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
         : history.filter((i) => i.snapshot === undefined)
       return c.json({ path, items: items.map(historyEntryView) }, 200)
     }),
+    headLogRoute(ctx),
     handleRoute(routes.versionsRestorePath, async (c, { body }) => {
       const path = normalizePath(rawFilePath(c, '/versions/restore/'))
       const from =

@@ -5,6 +5,7 @@ import { ServerError } from '../../errors/server-error'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { archiveResponse } from './archive-response'
+import { actorOf, expectHeadOf } from './head-log-route'
 import { requestBody } from './request-body'
 import { importStaged } from './staged-import'
 
@@ -54,7 +55,7 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       if (!HEX_HASH.test(query.hash)) {
         throw new ServerError('BAD_REQUEST', 'hash must be a 64-digit hex version hash')
       }
-      const { version } = await db.promote(query.hash)
+      const { version } = await db.promote(query.hash, { ...expectHeadOf(query), ...actorOf(c) })
       return c.json({ status: 'promoted', head: version }, 200)
     }),
   ]
