@@ -17,7 +17,15 @@ export type { AuthApi, KeysApi } from './resources/keys'
 export type { SharesApi } from './resources/shares'
 export type { CronApi, EmailApi, SystemApi, TasksApi } from './resources/system'
 export type { GroupsApi, UsersApi } from './resources/users'
-export type { ArchiveDownload, ForksApi, SnapshotsApi, VersionsApi } from './resources/versions'
+export type {
+  ArchiveDownload,
+  ExpectHeadOptions,
+  ForksApi,
+  HeadLogItem,
+  HeadLogPage,
+  SnapshotsApi,
+  VersionsApi,
+} from './resources/versions'
 export { chunkHash, contentHash } from './uploads/chunk-hash'
 export type { UploadOptions, UploadProgress } from './uploads/dedup-upload'
 export type { UploadSource } from './uploads/upload-source'

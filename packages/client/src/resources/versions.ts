@@ -6,6 +6,16 @@ import { importArchive } from './versions-import'
 
 type R = typeof routes
 
+/** Guards a move of HEAD: refused with `CONFLICT` (409) unless HEAD is this hex hash. */
+export interface ExpectHeadOptions {
+  expectHead?: string
+}
+
+/** A page of the HEAD log (`GET /versions/log`), newest first. */
+export type HeadLogPage = ResponseOf<R['versionsLog']>
+/** One HEAD move that replaced history. */
+export type HeadLogItem = HeadLogPage['items'][number]
+
 /** An archive streaming out of the server. */
 export interface ArchiveDownload {
   body: ReadableStream<Uint8Array>
@@ -21,8 +31,11 @@ export interface SnapshotsApi {
   ): Promise<ResponseOf<R['snapshotsCreate']>>
   list(options?: CallOptions): Promise<ResponseOf<R['snapshotsList']>['items']>
   delete(name: string, options?: CallOptions): Promise<ResponseOf<R['snapshotsDelete']>>
-  /** Root: HEAD := the snapshot. */
-  restore(name: string, options?: CallOptions): Promise<ResponseOf<R['versionsRestore']>>
+  /** Root: HEAD := the snapshot (logged in the HEAD log; `expectHead` guards it). */
+  restore(
+    name: string,
+    options?: CallOptions & ExpectHeadOptions,
+  ): Promise<ResponseOf<R['versionsRestore']>>
 }
 
 /** Forks: writable lines beside HEAD (write to one with `files.write(..., { fork })`). */
@@ -33,8 +46,14 @@ export interface ForksApi {
     options?: CallOptions & { base?: string },
   ): Promise<ResponseOf<R['forksCreate']>>
   list(options?: CallOptions): Promise<ResponseOf<R['forksList']>['items']>
-  /** Root: HEAD := the fork's latest version. */
-  promote(name: string, options?: CallOptions): Promise<ResponseOf<R['forksPromote']>>
+  /**
+   * Root: HEAD := the fork's latest version. Pass `expectHead` (the fork's `base`, say) so
+   * that commits made on HEAD meanwhile are never set aside silently: 409 `CONFLICT` instead.
+   */
+  promote(
+    name: string,
+    options?: CallOptions & ExpectHeadOptions,
+  ): Promise<ResponseOf<R['forksPromote']>>
   /** Root: removes the fork. */
   abandon(name: string, options?: CallOptions): Promise<ResponseOf<R['forksAbandon']>>
 }
@@ -63,8 +82,18 @@ export interface VersionsApi {
     archive: UploadSource,
     options?: CallOptions & { force?: boolean; promote?: boolean },
   ): Promise<ResponseOf<R['versionsImport']>>
-  /** Root: HEAD := any stored version. */
-  promote(hash: string, options?: CallOptions): Promise<ResponseOf<R['versionsPromote']>>
+  /** Root: HEAD := any stored version (logged in the HEAD log; `expectHead` guards it). */
+  promote(
+    hash: string,
+    options?: CallOptions & ExpectHeadOptions,
+  ): Promise<ResponseOf<R['versionsPromote']>>
+  /**
+   * One page of the HEAD log: the moves that replaced HEAD's history, newest first, each
+   * with the `previous` version that `promote` brings back. Needs read on `/`.
+   */
+  log(options?: CallOptions & { limit?: number; cursor?: string }): Promise<HeadLogPage>
+  /** Every HEAD log entry, newest first, fetched page by page as you iterate. */
+  logAll(options?: CallOptions & { limit?: number }): AsyncIterable<HeadLogItem>
 }
 
 function archive(response: Response): ArchiveDownload {
@@ -75,6 +104,14 @@ function archive(response: Response): ArchiveDownload {
 
 /** @internal */
 export function versionsApi(t: Transport): VersionsApi {
+  const log: VersionsApi['log'] = (o = {}) =>
+    t.json(routes.versionsLog, {
+      query: {
+        limit: o.limit === undefined ? undefined : String(o.limit),
+        cursor: o.cursor,
+      },
+      signal: o.signal,
+    })
   return {
     snapshots: {
       create: (name, o = {}) =>
@@ -86,7 +123,11 @@ export function versionsApi(t: Transport): VersionsApi {
       delete: (name, o = {}) =>
         t.json(routes.snapshotsDelete, { params: { name }, signal: o.signal }),
       restore: (name, o = {}) =>
-        t.json(routes.versionsRestore, { json: { name }, signal: o.signal }),
+        t.json(routes.versionsRestore, {
+          json: { name },
+          query: { expect_head: o.expectHead },
+          signal: o.signal,
+        }),
     },
     forks: {
       create: (name, o = {}) =>
@@ -96,7 +137,11 @@ export function versionsApi(t: Transport): VersionsApi {
         }),
       list: async (o = {}) => (await t.json(routes.forksList, { signal: o.signal })).items,
       promote: (name, o = {}) =>
-        t.json(routes.forksPromote, { params: { name }, signal: o.signal }),
+        t.json(routes.forksPromote, {
+          params: { name },
+          query: { expect_head: o.expectHead },
+          signal: o.signal,
+        }),
       abandon: (name, o = {}) =>
         t.json(routes.forksAbandon, { params: { name }, signal: o.signal }),
     },
@@ -115,6 +160,18 @@ export function versionsApi(t: Transport): VersionsApi {
       archive(await t.send(routes.versionsDiff, { query: { from, to: o.to }, signal: o.signal })),
     import: (source, o = {}) => importArchive(t, source, o),
     promote: (hash, o = {}) =>
-      t.json(routes.versionsPromote, { query: { hash }, signal: o.signal }),
+      t.json(routes.versionsPromote, {
+        query: { hash, expect_head: o.expectHead },
+        signal: o.signal,
+      }),
+    log,
+    async *logAll(o = {}) {
+      let cursor: string | undefined
+      do {
+        const page: HeadLogPage = await log(cursor === undefined ? o : { ...o, cursor })
+        yield* page.items
+        cursor = page.cursor ?? undefined
+      } while (cursor !== undefined)
+    },
   }
 }
