@@ -1,5 +1,6 @@
 import type { Command, CommandGroup } from '../command'
 import { fileCommands } from './file-commands'
+import { logCommand } from './head-commands'
 import { groupsGroup, keysGroup, usersGroup } from './identity-commands'
 import { loginCommand } from './login-command'
 import { queryCommand } from './query-command'
@@ -16,6 +17,7 @@ export const COMMANDS: readonly (Command | CommandGroup)[] = [
   snapshotGroup,
   forkGroup,
   ...versionCommands,
+  logCommand,
   repairCommand,
   usersGroup,
   groupsGroup,

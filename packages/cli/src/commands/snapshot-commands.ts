@@ -3,6 +3,7 @@ import { usageError } from '../cli-error'
 import { stringOption } from '../option-value'
 import { formatTable, formatTime } from '../output/table'
 import type { Column } from '../output/table'
+import { forkPromoteCommand } from './head-commands'
 
 interface Named {
   name: string
@@ -72,7 +73,11 @@ export const snapshotGroup: CommandGroup = {
       args: [1, 1],
       async run([name], _v, ctx) {
         const result = await (await ctx.client()).versions.snapshots.restore(name as string)
-        ctx.print(result, () => `HEAD ${result.head} (was ${result.previous})\n`)
+        ctx.print(
+          result,
+          () =>
+            `HEAD ${result.head} (was ${result.previous})\nundo: svcdb promote ${result.previous}\n`,
+        )
       },
     },
   ],
@@ -112,16 +117,7 @@ export const forkGroup: CommandGroup = {
         )
       },
     },
-    {
-      name: 'promote',
-      summary: "make the fork's latest version HEAD (root)",
-      usage: '<name>',
-      args: [1, 1],
-      async run([name], _v, ctx) {
-        const result = await (await ctx.client()).versions.forks.promote(name as string)
-        ctx.print(result, () => `HEAD ${result.head} (was ${result.previous})\n`)
-      },
-    },
+    forkPromoteCommand,
     {
       name: 'abandon',
       summary: 'remove a fork (root)',

@@ -7,6 +7,7 @@ import { formatBytes, formatTable, formatTime } from '../output/table'
 import { writeLocal } from './local-files'
 import { remote } from './file-commands'
 import { stringOption } from '../option-value'
+import { promoteCommand } from './head-commands'
 import { importCommand } from './import-command'
 
 const dataOption = { data: { type: 'string' } } as const
@@ -160,31 +161,7 @@ export const versionCommands: Command[] = [
     },
   },
   importCommand,
-  {
-    name: 'promote',
-    summary: 'make any stored version HEAD (root)',
-    usage: '<hash>',
-    options: dataOption,
-    args: [1, 1],
-    async run([hash], values, ctx) {
-      const data = stringOption(values.data)
-      if (data !== undefined) {
-        const db = await openDataDir(data)
-        try {
-          const moved = await db.promote(hash as string)
-          ctx.print(
-            { status: 'promoted', head: moved.version, previous: moved.previous },
-            () => `HEAD ${moved.version}\n`,
-          )
-        } finally {
-          await db.close()
-        }
-        return
-      }
-      const result = await (await ctx.client()).versions.promote(hash as string)
-      ctx.print(result, () => `HEAD ${result.head}\n`)
-    },
-  },
+  promoteCommand,
   {
     name: 'verify',
     summary: "check every object and chunk of a stopped server's data directory",
