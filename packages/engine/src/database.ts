@@ -338,7 +338,7 @@ export class Database extends Workspace {
   /** The chunk ids among `hashes` that are not stored (`INVALID_HASH` for a malformed one). */
   async missingChunks(hashes: readonly string[]): Promise<string[]> {
     this.core.assertOpen()
-    return missingChunks(this.core.chunks, hashes)
+    return missingChunks(this.core, hashes)
   }
 
   /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */

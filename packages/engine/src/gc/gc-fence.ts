@@ -13,6 +13,15 @@ export class GcFence {
   private readonly pins = new Map<string, number>()
   private sweeping: Set<string> | undefined
   private sweepDone: Promise<void> = Promise.resolve()
+  private readonly expirers: Array<() => void> = []
+
+  /**
+   * Registers `expire`, run before every sweep and every listing of the pins, to unpin what
+   * was pinned for a while only and has lapsed (uploads' grace window).
+   */
+  onBeforeSweep(expire: () => void): void {
+    this.expirers.push(expire)
+  }
 
   /** A new, empty lease. */
   lease(): Lease {
@@ -21,6 +30,7 @@ export class GcFence {
 
   /** Every pinned hash, as hex. */
   pinnedKeys(): string[] {
+    for (const expire of this.expirers) expire()
     return [...this.pins.keys()]
   }
 
@@ -37,6 +47,7 @@ export class GcFence {
     candidates: Iterable<string>,
     remove: (keys: string[]) => Promise<void>,
   ): Promise<string[]> {
+    for (const expire of this.expirers) expire()
     const keys = [...candidates].filter((key) => !this.pins.has(key))
     if (keys.length === 0) return keys
     this.sweeping = new Set(keys)

@@ -108,3 +108,31 @@ describe('chunk uploads with lying sizes', () => {
     }
   })
 })
+
+describe('chunk uploads under an online GC', () => {
+  it('keeps chunks sent or confirmed for an upload through a GC until the commit', async () => {
+    const { db, clock } = await openMemoryDatabase()
+    const [sent] = await cut(pseudoRandomBytes(20_000, 7))
+    const [kept] = await cut(pseudoRandomBytes(30_000, 8))
+    if (sent === undefined || kept === undefined) throw new Error('no chunks')
+    // A chunk stored once but referenced by nothing any more, as after a delete.
+    await db.writeFile('/gone.bin', kept.bytes)
+    await db.delete('/gone.bin')
+    await db.putChunk(sent.hash, sent.bytes)
+    expect(await db.missingChunks([sent.hash, kept.hash])).toEqual([])
+    await db.gc()
+    const written = await db.writeChunks('/up.bin', [
+      { hash: sent.hash, size: sent.size },
+      { hash: kept.hash, size: kept.size },
+    ])
+    expect(written.size).toBe(sent.size + kept.size)
+    // Past the grace window, chunks no file names are garbage again.
+    const [late] = await cut(pseudoRandomBytes(20_000, 9))
+    if (late === undefined) throw new Error('no chunks')
+    await db.putChunk(late.hash, late.bytes)
+    clock.time += 2 * 60 * 60 * 1000
+    await db.gc()
+    expect(await db.missingChunks([late.hash])).toEqual([late.hash])
+    await db.close()
+  })
+})

@@ -1,4 +1,3 @@
-import type { ChunkStore } from '../chunks/chunk-store'
 import { CHUNK_SIZES } from '../chunking/fastcdc'
 import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
@@ -6,6 +5,7 @@ import type { Lease } from '../gc/gc-fence'
 import { parseHash, sameBytes, toHex } from '../internal/hex'
 import type { ChunkRef } from '../objects/tree-objects'
 import type { Ingested } from './ingest'
+import { UploadGrace } from './upload-grace'
 
 const CONTENT_PREFIX = new TextEncoder().encode('content:')
 
@@ -39,6 +39,8 @@ export async function putChunk(
       ? { chunks: 1, rawBytes: bytes.length, storedBytes: staged.storedBytes }
       : { chunks: 0, rawBytes: 0, storedBytes: 0 }
     await core.submit({ apply: async () => ({ ops: staged.ops, tally, result: undefined }) })
+    // Held past this call (while the lease still pins it): the file naming it comes later.
+    void uploadGraceOf(core).hold(id)
     return { isNew: staged.isNew }
   } finally {
     core.exitWrite()
@@ -46,16 +48,36 @@ export async function putChunk(
   }
 }
 
-/** The hashes among `hashes` whose chunks are not stored (committed). */
+/**
+ * The hashes among `hashes` whose chunks are not stored (committed). The others are held
+ * against GC for the upload's grace window (pinned before they are looked up), so the
+ * commit that names them does not find them swept in between.
+ */
 export async function missingChunks(
-  chunks: ChunkStore,
+  core: EngineCore,
   hashes: readonly string[],
 ): Promise<string[]> {
+  const grace = uploadGraceOf(core)
   const missing: string[] = []
   for (const hash of hashes) {
-    if (!(await chunks.has(parseHash(hash), { committed: true }))) missing.push(hash.toLowerCase())
+    const id = parseHash(hash)
+    const sweeping = grace.hold(id)
+    if (sweeping !== undefined) await sweeping
+    if (!(await core.chunks.has(id, { committed: true }))) missing.push(hash.toLowerCase())
   }
   return missing
+}
+
+const graces = new WeakMap<EngineCore, UploadGrace>()
+
+/** The upload grace of an open database (see {@link UploadGrace}). */
+function uploadGraceOf(core: EngineCore): UploadGrace {
+  let grace = graces.get(core)
+  if (grace === undefined) {
+    grace = new UploadGrace(core.fence, core.clock)
+    graces.set(core, grace)
+  }
+  return grace
 }
 
 /**
