@@ -46,6 +46,8 @@ export const versionRoutes = {
         from: v.optional(stagingPathSchema),
         /** The fork `from` was uploaded to (HEAD when absent). */
         fork: v.optional(v.string()),
+        /** With `promote`: refuse with 409 unless HEAD is this version. */
+        ...expectHeadQuerySchema.entries,
       }),
     },
     response: importResultSchema,

@@ -141,3 +141,29 @@ describe('GET /versions/log', () => {
     expect((await logOf(reader)).items).toHaveLength(1)
   })
 })
+
+describe('import with promote', () => {
+  it('takes expect_head and records who moved HEAD', async () => {
+    await kit.db.writeFile('/a.txt', 'one')
+    const exported: Uint8Array[] = []
+    for await (const part of kit.db.exportArchive()) exported.push(part)
+    const archive = Buffer.concat(exported)
+    const first = kit.db.head()
+    await kit.db.writeFile('/b.txt', 'two')
+    const moved = kit.db.head()
+    const refused = await root(`/versions/import?promote=true&expect_head=${first}`, {
+      ...post,
+      body: archive,
+    })
+    expect(await errorCode(refused, 409)).toBe('CONFLICT')
+    expect(kit.db.head()).toBe(moved)
+    const ok = await root(`/versions/import?promote=true&expect_head=${moved}`, {
+      ...post,
+      body: archive,
+    })
+    expect(ok.status).toBe(200)
+    expect(kit.db.head()).toBe(first)
+    const [entry] = (await logOf(root)).items
+    expect(entry).toMatchObject({ cause: 'import', head: first, previous: moved, by: ROOT_USER_ID })
+  })
+})

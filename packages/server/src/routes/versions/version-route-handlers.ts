@@ -35,7 +35,13 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       return archiveResponse(c, patch, `patch-${to.slice(0, 12)}.svcdb`)
     }),
     handleRoute(routes.versionsImport, async (c, { query }) => {
-      const options = { force: query.force, promote: query.promote, signal: c.req.raw.signal }
+      const options = {
+        force: query.force,
+        promote: query.promote,
+        signal: c.req.raw.signal,
+        ...expectHeadOf(query),
+        ...actorOf(c),
+      }
       if (query.from !== undefined) {
         const staged = { path: query.from, fork: query.fork }
         return c.json(importView(await importStaged(c, db, staged, options)), 200)
