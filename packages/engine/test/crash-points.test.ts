@@ -21,7 +21,7 @@ const BASE = new Map<string, Uint8Array>([
 ])
 
 /** Each named point, the hit to die at and the work of the child that reaches it. */
-const CASES: { at: string; scenario: 'write' | 'gc' | 'import' }[] = [
+const CASES: { at: string; scenario: 'write' | 'gc' | 'import' | 'promote' }[] = [
   { at: 'after-chunk-append:3', scenario: 'write' },
   { at: 'after-pack-fdatasync:2', scenario: 'write' },
   { at: 'before-meta-batch:2', scenario: 'write' },
@@ -30,6 +30,7 @@ const CASES: { at: string; scenario: 'write' | 'gc' | 'import' }[] = [
   { at: 'mid-compaction:1', scenario: 'gc' },
   { at: 'mid-compaction:2', scenario: 'gc' },
   { at: 'mid-import:1', scenario: 'import' },
+  { at: 'mid-head-log-write:1', scenario: 'promote' },
 ]
 
 interface ChildRun {
@@ -102,7 +103,12 @@ describe('named crash points', () => {
           }
         }
         for (const [path, hash] of run.acked) expect(sha(await db.readFile(path)), path).toBe(hash)
-        if (scenario === 'write') expect(run.acked.size).toBeGreaterThan(0)
+        if (scenario === 'write' || scenario === 'promote')
+          expect(run.acked.size).toBeGreaterThan(0)
+        if (scenario === 'promote') {
+          // The promote never committed: HEAD still holds the newer file, the log is empty.
+          expect((await db.headLog()).items).toEqual([])
+        }
         if (scenario === 'import') {
           // Nothing committed: the staged chunks are orphans for GC.
           await expect(db.readFile('/imported/a')).rejects.toSatisfy((e) =>

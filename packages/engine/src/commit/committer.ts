@@ -268,6 +268,8 @@ export class Committer {
           : { type: 'put', space: 'ref', key: ref, value: root },
       )
       crashPoint('before-meta-batch')
+      // A HEAD log record is written in this very batch: cut here, neither it nor the move is.
+      if (moves.some((move) => move.headLog !== undefined)) crashPoint('mid-head-log-write')
       await deps.meta.batch(
         [...objects.ops(), ...ops, ...chunkOps, ...refOps, ...deps.groupOps(moves, tally)],
         { sync: true },
