@@ -52,7 +52,11 @@ export async function runServer(
   try {
     server = await startServer(config, { logger, stdout: io.stdout })
   } catch (err) {
-    io.stderr(`svcdb-server: cannot start on ${config.host}:${config.port}: ${startFailure(err)}\n`)
+    // A data directory that cannot be opened is not a port problem: name the directory.
+    const where = isListenError(err)
+      ? `cannot start on ${config.host}:${config.port}`
+      : `cannot open the data directory ${config.dataDir}`
+    io.stderr(`svcdb-server: ${where}: ${startFailure(err)}\n`)
     return 1
   }
   if (server.rootApiKey !== undefined) io.stdout(`root api key: ${server.rootApiKey}\n`)
@@ -85,12 +89,19 @@ async function runResetRootKey(config: ResetRootKeyConfig, io: RunServerIo): Pro
   return 0
 }
 
+// Node marks the errors of `server.listen` with their syscall; anything else came from opening
+// the data directory (a lock, damage, permissions on the directory).
+function isListenError(err: unknown): boolean {
+  return (err as { syscall?: unknown }).syscall === 'listen'
+}
+
 // The usual reasons a listen fails, said so the operator knows what to change.
 function startFailure(err: unknown): string {
+  if (!isListenError(err)) return (err as Error).message
   const code = (err as { code?: unknown }).code
   if (code === 'EADDRINUSE')
-    return 'the port is already in use; stop what holds it or pick another --port'
-  if (code === 'EACCES') return 'permission denied to listen on this port; pick a port above 1023'
-  if (code === 'EADDRNOTAVAIL') return 'this machine has no such address; check --host'
+    return 'the port is already in use (EADDRINUSE); stop what holds it or pick another --port'
+  if (code === 'EACCES') return 'permission denied to listen on this port (EACCES); pick a port above 1023'
+  if (code === 'EADDRNOTAVAIL') return 'this machine has no such address (EADDRNOTAVAIL); check --host'
   return (err as Error).message
 }

@@ -69,7 +69,7 @@ describe.each([
     expect(failed.stdout).toBe('')
     // One line, and no warning of work torn down out of order (`webhook queue failed`).
     expect(failed.stderr).toBe(
-      `svcdb-server: cannot start on 127.0.0.1:${port}: the port is already in use; stop what holds it or pick another --port\n`,
+      `svcdb-server: cannot start on 127.0.0.1:${port}: the port is already in use (EADDRINUSE); stop what holds it or pick another --port\n`,
     )
     const server = await start()
     expect(server.rootApiKey).toMatch(KEY)
