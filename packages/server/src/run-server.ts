@@ -101,7 +101,9 @@ function startFailure(err: unknown): string {
   const code = (err as { code?: unknown }).code
   if (code === 'EADDRINUSE')
     return 'the port is already in use (EADDRINUSE); stop what holds it or pick another --port'
-  if (code === 'EACCES') return 'permission denied to listen on this port (EACCES); pick a port above 1023'
-  if (code === 'EADDRNOTAVAIL') return 'this machine has no such address (EADDRNOTAVAIL); check --host'
+  if (code === 'EACCES')
+    return 'permission denied to listen on this port (EACCES); pick a port above 1023'
+  if (code === 'EADDRNOTAVAIL')
+    return 'this machine has no such address (EADDRNOTAVAIL); check --host'
   return (err as Error).message
 }
