@@ -35,10 +35,20 @@ export {
   importResultSchema,
   MAX_HEAD_LOG_PAGE,
   MAX_IMPORT_BYTES,
+  MAX_VERSION_CHANGES_PAGE,
   promoteResponseSchema,
   stagingPathSchema,
+  versionChangeSchema,
+  versionChangesPageSchema,
+  versionChangesQuerySchema,
 } from './versions'
-export type { HeadLogEntryView, HeadLogPageView, ImportResultView } from './versions'
+export type {
+  HeadLogEntryView,
+  HeadLogPageView,
+  ImportResultView,
+  VersionChangesPageView,
+  VersionChangeView,
+} from './versions'
 export {
   EMAIL_SECRET_MASK,
   emailAddressSchema,

@@ -87,3 +87,41 @@ export const headLogPageSchema = v.object({
 
 /** A page of the HEAD log as the API shows it. */
 export type HeadLogPageView = v.InferOutput<typeof headLogPageSchema>
+
+/** Largest page of `GET /versions/changes`. */
+export const MAX_VERSION_CHANGES_PAGE = 1000
+
+/** A version in a query: a 64-digit hex hash, a snapshot name, or `HEAD`. */
+const versionSpecSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(128))
+
+/**
+ * Query of `GET /versions/changes`: `from` and `to` (HEAD when absent) are each a hex hash, a
+ * snapshot name or `HEAD`; `limit` 1–1000 (default 100), `cursor` from the previous page.
+ */
+export const versionChangesQuerySchema = v.object({
+  from: versionSpecSchema,
+  to: v.optional(versionSpecSchema),
+  limit: headLogQuerySchema.entries.limit,
+  // A path of up to 4096 bytes plus a one-letter tag.
+  cursor: v.optional(v.pipe(v.string(), v.minLength(2), v.maxLength(4097))),
+})
+
+/** One entry that differs between two versions (`GET /versions/changes`). */
+export const versionChangeSchema = v.object({
+  path: v.string(),
+  /** `created` covers entries added and entries whose content changed. */
+  change: v.picklist(['created', 'deleted']),
+  type: v.picklist(['file', 'directory', 'symlink']),
+})
+
+/** An entry that differs between two versions, as the API shows it. */
+export type VersionChangeView = v.InferOutput<typeof versionChangeSchema>
+
+/** A page of the changes between two versions, in path order; `cursor` is `null` on the last page. */
+export const versionChangesPageSchema = v.object({
+  items: v.array(versionChangeSchema),
+  cursor: v.nullable(v.string()),
+})
+
+/** A page of version changes as the API shows it. */
+export type VersionChangesPageView = v.InferOutput<typeof versionChangesPageSchema>

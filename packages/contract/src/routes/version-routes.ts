@@ -8,13 +8,15 @@ import {
   importResultSchema,
   promoteResponseSchema,
   stagingPathSchema,
+  versionChangesPageSchema,
+  versionChangesQuerySchema,
 } from '../versions'
 
 const versionName = v.pipe(v.string(), v.minLength(1), v.maxLength(128))
 
 /**
- * Routes of /versions/*: archives out and in and promote (root), and the HEAD log (read on
- * `/`).
+ * Routes of /versions/*: archives out and in and promote (root), the HEAD log (read on `/`),
+ * and the entries that differ between two versions (filtered to what the caller may read).
  */
 export const versionRoutes = {
   versionsExport: defineRoute({
@@ -67,5 +69,13 @@ export const versionRoutes = {
     auth: 'token',
     request: { query: headLogQuerySchema },
     response: headLogPageSchema,
+  }),
+  versionsChanges: defineRoute({
+    id: 'versions.changes',
+    method: 'GET',
+    path: '/versions/changes',
+    auth: 'token',
+    request: { query: versionChangesQuerySchema },
+    response: versionChangesPageSchema,
   }),
 } as const
