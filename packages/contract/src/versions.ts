@@ -102,8 +102,14 @@ export const versionChangesQuerySchema = v.object({
   from: versionSpecSchema,
   to: v.optional(versionSpecSchema),
   limit: headLogQuerySchema.entries.limit,
-  // A path of up to 4096 bytes plus a one-letter tag.
-  cursor: v.optional(v.pipe(v.string(), v.minLength(2), v.maxLength(4097))),
+  // Opaque to clients; the server's form is a tag (`c`/`d`) and a path of up to 4096 bytes.
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(4097),
+      v.regex(/^[cd]\//, 'expected the cursor of a previous page'),
+    ),
+  ),
 })
 
 /** One entry that differs between two versions (`GET /versions/changes`). */

@@ -8,6 +8,7 @@ import { handleRoute } from '../../routing/route-handler'
 import { accessOf, allow } from '../files/file-access'
 import { rawFilePath } from '../files/raw-path'
 import { actorOf, expectHeadOf, headLogRoute } from '../versions/head-log-route'
+import { versionChangesRoute } from '../versions/version-changes-route'
 import { forkView, historyEntryView, snapshotView } from './named-version-views'
 
 /** What the named-version routes use. */
@@ -84,6 +85,7 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
       return c.json({ path, items: items.map(historyEntryView) }, 200)
     }),
     headLogRoute(ctx),
+    versionChangesRoute(ctx),
     handleRoute(routes.versionsRestorePath, async (c, { body }) => {
       const path = normalizePath(rawFilePath(c, '/versions/restore/'))
       const from =
