@@ -24,6 +24,9 @@ export type {
   HeadLogItem,
   HeadLogPage,
   SnapshotsApi,
+  VersionChange,
+  VersionChangesOptions,
+  VersionChangesPage,
   VersionsApi,
 } from './resources/versions'
 export { chunkHash, contentHash } from './uploads/chunk-hash'

@@ -46,3 +46,39 @@ describe('versions: guarded HEAD moves and the HEAD log', () => {
     expect(all.map((i) => i.cause)).toEqual(['promote', 'fork_promote'])
   })
 })
+
+describe('versions: the entries that differ between two versions', () => {
+  it('names what HEAD did since a fork, page by page, and only what the caller may read', async () => {
+    await root.files.write('/keep.txt', 'kept')
+    const fork = await root.versions.forks.create('g')
+    await root.files.write('/pub/one.txt', 'one')
+    await root.files.write('/pub/two.txt', 'two')
+    await root.files.write('/private.txt', 'not for the scoped key')
+    await root.files.delete('/keep.txt')
+
+    const page = await root.versions.changes(fork.base, { limit: 2 })
+    expect(page.items).toHaveLength(2)
+    expect(page.cursor).not.toBeNull()
+    const all = []
+    for await (const item of root.versions.changesAll(fork.base, { to: 'HEAD', limit: 1 }))
+      all.push(item)
+    expect(all).toEqual([
+      { path: '/keep.txt', change: 'deleted', type: 'file' },
+      { path: '/private.txt', change: 'created', type: 'file' },
+      { path: '/pub', change: 'created', type: 'directory' },
+    ])
+
+    const key = await root.keys.create({
+      label: 'pub reader',
+      rules: [{ '/pub': '-r--l---' }, { '/pub/**': '-r--l---' }, { '/**': '--------' }],
+    })
+    const scoped = createClient({ baseUrl: server.url, apiKey: key.key })
+    const seen = []
+    for await (const item of scoped.versions.changesAll(fork.base)) seen.push(item.path)
+    expect(seen).toEqual(['/pub'])
+    await expect(root.versions.changes('no-such-snapshot')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      status: 404,
+    })
+  })
+})

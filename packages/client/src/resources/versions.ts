@@ -16,6 +16,14 @@ export type HeadLogPage = ResponseOf<R['versionsLog']>
 /** One HEAD move that replaced history. */
 export type HeadLogItem = HeadLogPage['items'][number]
 
+/** A page of the entries that differ between two versions (`GET /versions/changes`), in path order. */
+export type VersionChangesPage = ResponseOf<R['versionsChanges']>
+/** One entry that differs: `created` (added or changed) or `deleted`, at its path. */
+export type VersionChange = VersionChangesPage['items'][number]
+
+/** Options of {@link VersionsApi.changes}: `to` is HEAD when absent. */
+export type VersionChangesOptions = CallOptions & { to?: string; limit?: number }
+
 /** An archive streaming out of the server. */
 export interface ArchiveDownload {
   body: ReadableStream<Uint8Array>
@@ -94,6 +102,20 @@ export interface VersionsApi {
   log(options?: CallOptions & { limit?: number; cursor?: string }): Promise<HeadLogPage>
   /** Every HEAD log entry, newest first, fetched page by page as you iterate. */
   logAll(options?: CallOptions & { limit?: number }): AsyncIterable<HeadLogItem>
+  /**
+   * One page of the entries that differ between `from` and `to` (HEAD by default), each a
+   * hex hash, a snapshot name or `HEAD`; only entries the caller may read are listed. A
+   * whole added or removed directory shows once, at its own path.
+   *
+   * @example
+   * const { items } = await client.versions.changes(fork.base) // what HEAD did since the fork
+   */
+  changes(
+    from: string,
+    options?: VersionChangesOptions & { cursor?: string },
+  ): Promise<VersionChangesPage>
+  /** Every entry {@link VersionsApi.changes} lists, fetched page by page as you iterate. */
+  changesAll(from: string, options?: VersionChangesOptions): AsyncIterable<VersionChange>
 }
 
 function archive(response: Response): ArchiveDownload {
@@ -107,6 +129,16 @@ export function versionsApi(t: Transport): VersionsApi {
   const log: VersionsApi['log'] = (o = {}) =>
     t.json(routes.versionsLog, {
       query: {
+        limit: o.limit === undefined ? undefined : String(o.limit),
+        cursor: o.cursor,
+      },
+      signal: o.signal,
+    })
+  const changes: VersionsApi['changes'] = (from, o = {}) =>
+    t.json(routes.versionsChanges, {
+      query: {
+        from,
+        to: o.to,
         limit: o.limit === undefined ? undefined : String(o.limit),
         cursor: o.cursor,
       },
@@ -169,6 +201,18 @@ export function versionsApi(t: Transport): VersionsApi {
       let cursor: string | undefined
       do {
         const page: HeadLogPage = await log(cursor === undefined ? o : { ...o, cursor })
+        yield* page.items
+        cursor = page.cursor ?? undefined
+      } while (cursor !== undefined)
+    },
+    changes,
+    async *changesAll(from, o = {}) {
+      let cursor: string | undefined
+      do {
+        const page: VersionChangesPage = await changes(
+          from,
+          cursor === undefined ? o : { ...o, cursor },
+        )
         yield* page.items
         cursor = page.cursor ?? undefined
       } while (cursor !== undefined)
