@@ -1,3 +1,4 @@
+import { createClient } from '@svcdb/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFixture, svcdb } from './cli-harness'
 import type { CliFixture } from './cli-harness'
@@ -37,6 +38,9 @@ describe('issue 15 §2: a fork promote never silently discards newer HEAD commit
     const refused = await run(['fork', 'promote', 'f2'])
     expect(refused.code).toBe(5)
     expect(refused.stderr).toContain(newer)
+    expect(refused.stderr).toContain('1 entry changed on HEAD since')
+    expect(refused.stderr).toContain('/newer.txt (created)')
+    expect(refused.stderr).not.toContain('/work.txt')
     expect(refused.stderr).toContain('--force')
     expect((await run(['get', '/newer.txt', '-'])).stdout).toBe('written on HEAD after the fork')
 
@@ -61,5 +65,21 @@ describe('issue 15 §2: a fork promote never silently discards newer HEAD commit
     const table = await run(['log'])
     expect(table.stdout).toMatch(/fork_promote/)
     expect(table.stdout).toContain(newer)
+  })
+
+  it('names at most 10 of the entries HEAD changed since the fork, then how many more', async () => {
+    await put('/many/base.txt', 'there before the fork, so each file below shows on its own')
+    expect((await run(['fork', 'create', 'many'])).code).toBe(0)
+    const client = createClient({ baseUrl: fx.url, apiKey: fx.rootApiKey })
+    for (let i = 10; i < 22; i++) await client.files.write(`/many/f${i}.txt`, String(i))
+    await client.files.write('/many-last.txt', 'last')
+
+    const refused = await run(['fork', 'promote', 'many'])
+    expect(refused.code).toBe(5)
+    expect(refused.stderr).toContain('13 entries changed on HEAD since')
+    expect(refused.stderr).toContain('/many/f10.txt (created), /many/f11.txt (created)')
+    expect(refused.stderr).toContain('/many/f19.txt (created) and 3 more')
+    expect(refused.stderr).not.toContain('/many/f20.txt')
+    expect(refused.stderr).toContain('--force')
   })
 })

@@ -1,10 +1,12 @@
-import type { HeadLogItem } from '@svcdb/client'
+import { isClientError } from '@svcdb/client'
+import type { Client, HeadLogItem } from '@svcdb/client'
 import type { Command, CommandContext } from '../command'
 import { CliError, usageError } from '../cli-error'
 import { EXIT_CODES } from '../exit-codes'
 import { openDataDir } from '../offline/open-data-dir'
 import { stringOption } from '../option-value'
 import { formatTable, formatTime } from '../output/table'
+import { discardedChanges } from './discarded-changes'
 
 /** Largest `--limit` of `svcdb log`. */
 const MAX_LOG_ITEMS = 10_000
@@ -18,6 +20,24 @@ function moveText(head: string, previous: string): string {
 /** The current HEAD, read as the root directory's hash. */
 async function currentHead(ctx: CommandContext): Promise<string> {
   return (await (await ctx.client()).files.stat('/')).hash
+}
+
+/**
+ * Runs a move guarded by `expect_head: read`; when HEAD moved in between (409), refuses
+ * (exit 5) naming what the move would have set aside: the entries changed since `read`.
+ */
+async function guardedMove<T>(client: Client, read: string, move: () => Promise<T>): Promise<T> {
+  try {
+    return await move()
+  } catch (err) {
+    if (!isClientError(err, 'CONFLICT')) throw err
+    throw new CliError(
+      `HEAD moved while promoting, so nothing changed: promoting now would set aside ` +
+        `${await discardedChanges(client, read)}. Run the command again to promote over them ` +
+        '(a fork promote then needs --force); the replaced HEAD stays recoverable (see svcdb log).',
+      EXIT_CODES.CONFLICT,
+    )
+  }
 }
 
 const forceOption = { force: { type: 'boolean' } } as const
@@ -50,17 +70,19 @@ export const promoteCommand: Command = {
     }
     const client = await ctx.client()
     const previous = await currentHead(ctx)
-    const result = await client.versions.promote(
-      hash as string,
-      values.force === true ? {} : { expectHead: previous },
-    )
+    const result =
+      values.force === true
+        ? await client.versions.promote(hash as string)
+        : await guardedMove(client, previous, () =>
+            client.versions.promote(hash as string, { expectHead: previous }),
+          )
     ctx.print({ ...result, previous }, () => moveText(result.head, previous))
   },
 }
 
 /**
  * `svcdb fork promote <name>`: refuses (exit 5) when HEAD moved since the fork was made,
- * naming the HEAD that would be set aside; `--force` promotes anyway, still guarded by
+ * naming the HEAD that would be set aside and the entries changed on it since the fork; `--force` promotes anyway, still guarded by
  * `expect_head` against a move in between. Prints the undo command.
  */
 export const forkPromoteCommand: Command = {
@@ -69,7 +91,8 @@ export const forkPromoteCommand: Command = {
   usage: '<name>',
   details:
     'When HEAD has commits the fork does not (HEAD moved since the fork was created), promoting ' +
-    'would set them aside: the command refuses with exit 5 and names that HEAD. --force promotes ' +
+    'would set them aside: the command refuses with exit 5, naming that HEAD, how many entries ' +
+    'changed on it since the fork and up to 10 of their paths. --force promotes ' +
     'anyway; the replaced HEAD stays recoverable with `svcdb promote <previous>` (see svcdb log).',
   options: forceOption,
   args: [1, 1],
@@ -83,13 +106,16 @@ export const forkPromoteCommand: Command = {
     if (head !== fork.base && values.force !== true) {
       throw new CliError(
         `HEAD moved since fork ${JSON.stringify(name)} was created: it is now ${head} (the fork ` +
-          `started from ${fork.base}). Promoting would set aside the commits on HEAD since then. ` +
+          `started from ${fork.base}). Promoting would set aside ` +
+          `${await discardedChanges(client, fork.base)}. ` +
           `Carry them into the fork first, or pass --force (they stay recoverable with ` +
           `\`svcdb promote ${head}\`).`,
         EXIT_CODES.CONFLICT,
       )
     }
-    const result = await client.versions.forks.promote(name as string, { expectHead: head })
+    const result = await guardedMove(client, head, () =>
+      client.versions.forks.promote(name as string, { expectHead: head }),
+    )
     ctx.print(result, () => moveText(result.head, result.previous))
   },
 }
