@@ -78,6 +78,12 @@ for (const [i, row] of table.entries()) {
   )
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '))
 }
+// Notes (a skipped peer, what a corpus held) print under the table, where they are read.
+const notes = rows.filter((r) => r.note !== undefined)
+if (notes.length > 0) {
+  console.log('\nnotes:')
+  for (const r of notes) console.log(`  ${r.package}: ${r.name}: ${r.note}`)
+}
 const machine = {
   cpus: cpus().length,
   cpu: cpus()[0]?.model,
