@@ -29,4 +29,17 @@ describe('LruCache', () => {
     expect(cache.get('a')).toBe('y')
     expect(cache.get('b')).toBe('z')
   })
+
+  it('never holds more weight than its budget, whatever comes in', () => {
+    const cache = new LruCache<number, number>(1000)
+    for (let i = 0; i < 10_000; i++) {
+      cache.set(i % 700, i, (i * 37) % 300)
+      if (i % 3 === 0) cache.get((i * 11) % 700)
+      expect(cache.weight).toBeLessThanOrEqual(1000)
+    }
+    // One entry heavier than the whole budget is not kept at all.
+    cache.set(-1, -1, 5000)
+    expect(cache.get(-1)).toBeUndefined()
+    expect(cache.weight).toBeLessThanOrEqual(1000)
+  })
 })

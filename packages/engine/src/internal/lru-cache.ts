@@ -44,6 +44,11 @@ export class LruCache<K, V> {
     this.map.delete(key)
   }
 
+  /** Total weight of the entries held, never above the budget. */
+  get weight(): number {
+    return this.total
+  }
+
   get size(): number {
     return this.map.size
   }

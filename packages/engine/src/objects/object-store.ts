@@ -4,6 +4,7 @@ import { sameBytes, toHex } from '../internal/hex'
 import { LruCache } from '../internal/lru-cache'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { decodeObject, domainOf, encodeObject } from './object-codec'
+import { objectWeight } from './object-weight'
 import type { TreeObject } from './tree-objects'
 
 /** Reads tree objects by hash. */
@@ -20,6 +21,8 @@ export interface ObjectStoreCounters {
  * Committed tree objects: loads from the metadata store, re-hashes every loaded object (so
  * damaged bytes are refused with `CONTENT_CORRUPT`, never decoded) and keeps decoded objects
  * in an LRU cache. Decoded objects are immutable, so caching them by hash is always correct.
+ * The cache is bounded by the memory the decoded objects hold ({@link objectWeight}), not by
+ * their encoded size, which is several times smaller.
  */
 export class ObjectStore implements ObjectReader {
   private readonly cache: LruCache<string, TreeObject>
@@ -59,7 +62,7 @@ export class ObjectStore implements ObjectReader {
     if (!sameBytes(this.hasher.hashDomain(domainOf(object), bytes), hash)) {
       throw new EngineError('CONTENT_CORRUPT', `stored object ${key} does not match its hash`)
     }
-    this.cache.set(key, object, bytes.length)
+    this.cache.set(key, object, objectWeight(object))
     return { object, bytes }
   }
 
@@ -111,6 +114,11 @@ export class ObjectStore implements ObjectReader {
     return this.cache.get(toHex(hash))
   }
 
+  /** Estimated bytes the cached objects hold; never above the cache's budget. */
+  get cachedBytes(): number {
+    return this.cache.weight
+  }
+
   /** True when the object is stored. */
   async has(hash: Uint8Array): Promise<boolean> {
     return (
@@ -120,7 +128,7 @@ export class ObjectStore implements ObjectReader {
 
   /** Makes objects of a committed write set readable from the cache. */
   adopt(objects: Iterable<{ key: string; object: TreeObject; bytes: Uint8Array }>): void {
-    for (const o of objects) this.cache.set(o.key, o.object, o.bytes.length)
+    for (const o of objects) this.cache.set(o.key, o.object, objectWeight(o.object))
   }
 }
 
