@@ -12,6 +12,7 @@ import type {
   EventsLostPayload,
 } from './event-types'
 import { createBootId, formatEventId, isBootId, parseEventId } from './internal/event-id'
+import { eventWeight } from './internal/event-weight'
 import { createMailbox } from './internal/mailbox'
 import { createReplayBuffer } from './internal/replay-buffer'
 import { BusSubscription } from './subscription'
@@ -21,6 +22,11 @@ import type { ReplayCursor, Subscription, SubscriptionHost } from './subscriptio
 export interface EventBusOptions {
   /** Events kept for `Last-Event-ID` replay; default 10,000. 0 disables replay. */
   replaySize?: number
+  /**
+   * Memory the replay buffer may hold, in bytes (estimated); default 16 MiB. The oldest
+   * events go first past it, and a client resuming from one of them gets `events_lost`.
+   */
+  replayBytes?: number
   /** Default bound of each subscriber's queue; default 1,000. */
   queueSize?: number
   /** Source of envelope timestamps (and of pulses that use this bus); the system clock by default. */
@@ -65,6 +71,7 @@ export interface EventBus {
 }
 
 const DEFAULT_REPLAY_SIZE = 10_000
+const DEFAULT_REPLAY_BYTES = 16 * 1024 * 1024
 const DEFAULT_QUEUE_SIZE = 1_000
 
 const positiveInteger = (name: string, value: number) => {
@@ -98,7 +105,10 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
   const bootId = options.bootId ?? createBootId(clock.now())
   if (!isBootId(bootId)) throw new RangeError(`bootId must be 1-32 of 0-9a-z, got '${bootId}'`)
 
-  const buffer = createReplayBuffer<EventEnvelope>(replaySize)
+  const buffer = createReplayBuffer<EventEnvelope>(
+    replaySize,
+    options.replayBytes ?? DEFAULT_REPLAY_BYTES,
+  )
   const subscribers = new Set<BusSubscription>()
   let seq = 0
   let lastPublished: string | undefined
@@ -193,7 +203,7 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
       payload,
     } as EventEnvelope<T>
     lastPublished = envelope.event_id
-    buffer.push({ seq: id, item: envelope })
+    buffer.push({ seq: id, item: envelope }, eventWeight(envelope))
     for (const subscriber of subscribers) {
       const event = subscriber.filter(envelope)
       if (event !== undefined) subscriber.mailbox.push(event)

@@ -50,4 +50,19 @@ describe('replay buffer', () => {
     expect(() => createReplayBuffer(-1)).toThrow(RangeError)
     expect(() => createReplayBuffer(Number.NaN)).toThrow(RangeError)
   })
+
+  it('never holds more weight than its bound, evicting the oldest first', () => {
+    const buffer = createReplayBuffer<number>(1000, 100)
+    for (let seq = 1; seq <= 5000; seq++) {
+      buffer.push({ seq, item: seq }, (seq * 7) % 40)
+      expect(buffer.weight).toBeLessThanOrEqual(100)
+    }
+    const newest = buffer.at(buffer.size - 1)
+    expect(newest?.seq).toBe(5000)
+    expect(buffer.evictedThrough).toBe((buffer.at(0)?.seq ?? 0) - 1)
+    // A record heavier than the whole bound is not kept, and counts as evicted.
+    buffer.push({ seq: 5001, item: 5001 }, 500)
+    expect(buffer.size).toBe(0)
+    expect(buffer.evictedThrough).toBe(5001)
+  })
 })
