@@ -95,7 +95,6 @@ export {
   readQuerySchema,
   writeResultSchema,
 } from './files'
-export { countGlobAlternatives, MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH } from './glob-limits'
 export type { EntryView } from './files'
 export {
   createForkBodySchema,
