@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { deflateRawSync } from 'node:zlib'
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isEngineError } from '../errors'
@@ -66,6 +66,19 @@ describe('chunk-codec', () => {
       ),
       { numRuns: 60 },
     )
+  })
+
+  it('writes small chunks any standard inflater reads, and reads chunks deflated elsewhere', async () => {
+    for (const size of [300, 4096, 16 * 1024, 16 * 1024 + 1, 64 * 1024]) {
+      const raw = prose(size)
+      const { codec, stored } = await encodeChunk(raw)
+      expect(codec).toBe(CHUNK_CODEC.deflateRaw)
+      // A default (window 15) inflater, as older versions and other readers use.
+      expect(Buffer.compare(inflateRawSync(stored), raw)).toBe(0)
+      const foreign = deflateRawSync(raw, { level: 9 })
+      const back = await decodeChunk(CHUNK_CODEC.deflateRaw, foreign, raw.length)
+      expect(Buffer.compare(back, raw)).toBe(0)
+    }
   })
 
   it('refuses to inflate beyond the recorded raw length', async () => {
