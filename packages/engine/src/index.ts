@@ -82,6 +82,13 @@ export type { SnapshotInfo } from './versions/snapshots'
 export type { VersionSpec } from './versions/version-spec'
 export { Workspace } from './workspace'
 export type { ChangeResult, WriteResult } from './workspace'
+export type {
+  BulkChunksFile,
+  BulkFile,
+  WriteFilesOptions,
+  WriteFilesResult,
+  WrittenFile,
+} from './write/bulk-write'
 export { MAX_CONTENT_TYPE_BYTES, MAX_METADATA_BYTES } from './write/mutations'
 export type { WriteFileOptions } from './write/mutations'
 export type { WriteData } from './write/write-data'

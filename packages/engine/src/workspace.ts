@@ -8,6 +8,13 @@ import { normalizePath } from './path/db-path'
 import type { TreeView } from './read/tree-view'
 import type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
 import { forkOf } from './versions/ref-names'
+import { writeFiles } from './write/bulk-write'
+import type {
+  BulkChunksFile,
+  BulkFile,
+  WriteFilesOptions,
+  WriteFilesResult,
+} from './write/bulk-write'
 import { contentFromChunks } from './write/chunk-uploads'
 import { ingest } from './write/ingest'
 import {
@@ -194,6 +201,37 @@ export class Workspace {
     } finally {
       lease.release()
     }
+  }
+
+  /**
+   * Writes many files as one version: a load of thousands of small files then leaves one
+   * set of directory pages (each touched directory rewritten once) instead of one per file,
+   * and costs one commit instead of thousands. Contents are read and stored `concurrency` at
+   * a time (default 8), given as data or as chunks already stored (as {@link writeChunks}).
+   *
+   * Memory stays bounded whatever the number of files: files are committed in batches, each
+   * one version, once a batch holds `maxBatchBytes` in memory (default 64 MiB: small chunks
+   * wait for the commit there) or `maxBatchFiles` files (default 50,000) or 50,000 new
+   * chunks. Each batch is atomic: a file that cannot be written (a bad path or metadata, a
+   * directory at its path, a file where a parent directory is needed, content that cannot be
+   * read) fails the call with an `EngineError` naming its path, and nothing of its batch is
+   * written; batches committed before it stay, as does anything committed before a crash.
+   * A path given twice ends with its last content.
+   *
+   * Resolves once the last batch is durable, with totals; `onWritten` reports each file once
+   * its batch is. Every batch emits one `entries_created` change naming its paths.
+   *
+   * @example
+   * const { version, files } = await db.writeFiles([
+   *   { path: '/site/index.html', data: '<h1>hi</h1>', contentType: 'text/html' },
+   *   { path: '/site/app.js', data: bytes },
+   * ])
+   */
+  async writeFiles(
+    files: Iterable<BulkFile | BulkChunksFile> | AsyncIterable<BulkFile | BulkChunksFile>,
+    options?: WriteFilesOptions,
+  ): Promise<WriteFilesResult> {
+    return writeFiles(this.core, this.ref, files, options)
   }
 
   /** Creates a directory and its parents (an existing directory is fine). */
