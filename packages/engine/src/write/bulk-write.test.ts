@@ -258,30 +258,30 @@ describe('Workspace.writeFiles storage', () => {
     return { count, bytes }
   }
 
-  it('leaves far fewer tree objects than one writeFile per file', async () => {
-    const files = smallFiles(2000)
-    const bulkPath = join(dir, 'bulk')
-    const bulk = await open(bulkPath)
-    await bulk.writeFiles(files)
-    await bulk.close()
+  // 2,000 synced commits one after another: slow on a busy disk, hence the generous limit.
+  it(
+    'leaves far fewer tree objects than one writeFile per file',
+    { timeout: 120_000 },
+    async () => {
+      const files = smallFiles(2000)
+      const bulkPath = join(dir, 'bulk')
+      const bulk = await open(bulkPath)
+      await bulk.writeFiles(files)
+      await bulk.close()
 
-    const onePath = join(dir, 'one')
-    const one = await open(onePath)
-    let next = 0
-    const writer = async () => {
-      while (next < files.length) {
-        const file = files[next++] as BulkFile
-        await one.writeFile(file.path, file.data)
-      }
-    }
-    await Promise.all(Array.from({ length: 8 }, writer))
-    await one.close()
+      const onePath = join(dir, 'one')
+      const one = await open(onePath)
+      // One at a time: each write is its own commit and version, as a plain loop does.
+      for (const file of files) await one.writeFile(file.path, file.data)
+      await one.close()
 
-    const a = await storedObjects(bulkPath)
-    const b = await storedObjects(onePath)
-    // 2,000 file objects and a few dozen pages, against a trail of pages per commit.
-    expect(a.count).toBeLessThan(2000 + 300)
-    expect(a.count * 2).toBeLessThan(b.count)
-    expect(a.bytes * 5).toBeLessThan(b.bytes)
-  })
+      const a = await storedObjects(bulkPath)
+      const b = await storedObjects(onePath)
+      console.log('STORED', JSON.stringify({ a, b }))
+      // 2,000 file objects and a few dozen pages, against a trail of pages per commit.
+      expect(a.count).toBeLessThan(2000 + 300)
+      expect(a.count * 2).toBeLessThan(b.count)
+      expect(a.bytes * 5).toBeLessThan(b.bytes)
+    },
+  )
 })
