@@ -33,30 +33,47 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - started
 }
 
+/** How svcdb is fed: one `writeFiles` call for the whole corpus, or one `writeFile` per file. */
+export type SvcdbMode = 'bulk' | 'per-file'
+
+/** A file's content, read from disk when the engine asks for it; past 4 MiB in 1 MiB reads. */
+function content(source: string, size: number): AsyncIterable<Uint8Array> {
+  if (size > 4 * MiB) return createReadStream(source, { highWaterMark: MiB })
+  return (async function* () {
+    yield await readFile(source)
+  })()
+}
+
 /**
- * svcdb's engine on disk, every file acknowledged durable: lists `corpus` and writes its
- * files from `concurrency` writers at once (as the engine bench does), each read from disk;
- * files past 4 MiB stream in 1 MiB reads. Stored = `du` of the data directory after close.
+ * svcdb's engine on disk, every file acknowledged durable: lists `corpus`, then either
+ * writes it with one `writeFiles` (files read and stored `concurrency` at a time, committed
+ * as one version per batch) or with one `writeFile` per file from `concurrency` writers at
+ * once. Stored = `du` of the data directory after close.
  */
 export async function ingestSvcdb(
   corpus: string,
   data: string,
   concurrency: number,
+  mode: SvcdbMode = 'bulk',
 ): Promise<Ingest> {
   const db = await Database.open({ path: data })
   const ms = await timed(async () => {
     const files = await listFiles(corpus)
+    if (mode === 'bulk') {
+      await db.writeFiles(
+        files.map(({ path, size }) => ({
+          path: `/${path}`,
+          data: content(join(corpus, path), size),
+        })),
+        { concurrency },
+      )
+      return
+    }
     let next = 0
     const writer = async () => {
       while (next < files.length) {
         const { path, size } = files[next++] as { path: string; size: number }
-        const source = join(corpus, path)
-        await db.writeFile(
-          `/${path}`,
-          size > 4 * MiB
-            ? createReadStream(source, { highWaterMark: MiB })
-            : await readFile(source),
-        )
+        await db.writeFile(`/${path}`, content(join(corpus, path), size))
       }
     }
     await Promise.all(Array.from({ length: concurrency }, writer))

@@ -17,7 +17,8 @@ const SOURCE_TREE =
   process.env.BENCH_SOURCE_TREE ?? fileURLToPath(new URL('../../../node_modules', import.meta.url))
 
 /**
- * Stores one corpus with svcdb's engine (durable), git and restic, one after another on the
+ * Stores one corpus with svcdb's engine (durable; `writeFiles`, then one `writeFile` per file
+ * as a second row), git and restic, one after another on the
  * same files, and returns each tool's figures and svcdb ÷ peer ratios.
  */
 async function sideBySide(
@@ -31,6 +32,13 @@ async function sideBySide(
     const restic = await peerTool('restic', 'restic')
     await settle()
     const svcdb = await ingestSvcdb(corpus.dir, join(work, 'svcdb'), concurrency)
+    await settle()
+    const perFile = await ingestSvcdb(
+      corpus.dir,
+      join(work, 'svcdb-per-file'),
+      concurrency,
+      'per-file',
+    )
     await settle()
     const git = await ingestGit(corpus.dir, join(work, 'git'))
     await settle()
@@ -46,6 +54,13 @@ async function sideBySide(
       },
       ...speed(name('svcdb'), corpus, svcdb),
       { name: name('svcdb stored'), value: svcdb.stored / MiB, unit: 'MB', better: 'lower' },
+      ...speed(name('svcdb, one writeFile per file'), corpus, perFile),
+      {
+        name: name('svcdb, one writeFile per file, stored'),
+        value: perFile.stored / MiB,
+        unit: 'MB',
+        better: 'lower',
+      },
     ]
     for (const [tool, ingest] of peers) {
       rows.push(...speed(name(tool), corpus, ingest), {
