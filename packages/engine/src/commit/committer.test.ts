@@ -44,9 +44,10 @@ function controllableMeta(inner: MetaStore) {
 }
 
 /** A mutation that puts a leaf page holding one entry name, on top of whatever root it gets. */
-function mutation(name: string, seen: string[]): Mutation<string> {
+function mutation(name: string, seen: string[], speculative = false): Mutation<string> {
   return {
     ref: 'HEAD',
+    speculative,
     async apply({ root, objects }) {
       seen.push(toHex(root))
       const next = objects.put({
@@ -125,8 +126,8 @@ describe('Committer', () => {
     // Each mutation saw the root the previous one produced.
     expect(seen.slice(1)).toEqual(results.slice(0, -1))
     expect(head()).toBe(results[3])
-    // The first write starts a group at once; the three queued meanwhile share the next batch.
-    expect(batches).toBe(2)
+    // The three queued while the first was being applied joined its group: one batch for all.
+    expect(batches).toBe(1)
   })
 
   it('runs an exclusive task between groups: nothing commits while it runs', async () => {
@@ -188,5 +189,81 @@ describe('Committer', () => {
       committer.submit({ ref: 'fork/none', apply: async () => ({ result: undefined }) }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' })
     expect(await meta.get('ref', 'snap/x')).toBeUndefined()
+  })
+
+  it('forms the next group of speculative mutations while the previous one syncs', async () => {
+    const inner = createLevelMetaStore(new MemoryLevel())
+    const { meta, hold } = controllableMeta(inner)
+    const { committer, committed, head } = setupCommitter(meta)
+    const seen: string[] = []
+    const release = hold(false)
+    const first = committer.submit(mutation('a', seen, true))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    let answered = false
+    const second = committer.submit(mutation('b', seen, true)).finally(() => (answered = true))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    // Applied on top of the group still syncing, but not answered before that group is durable.
+    expect(seen).toHaveLength(2)
+    expect(answered).toBe(false)
+    expect(committed).toHaveLength(0)
+    release()
+    const a = await first
+    const b = await second
+    expect(seen[1]).toBe(a)
+    expect(committed.map((m) => toHex(m.to as Uint8Array))).toEqual([a, b])
+    expect(head()).toBe(b)
+  })
+
+  it('applies a group formed on a failed one again on the durable root, errors included', async () => {
+    const inner = createLevelMetaStore(new MemoryLevel())
+    const { meta, hold } = controllableMeta(inner)
+    const zero = toHex(new Uint8Array(32))
+    const { committer, committed, head } = setupCommitter(meta)
+    const seen: string[] = []
+    const release = hold(true)
+    const first = committer.submit(mutation('a', seen, true))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    const second = committer.submit(mutation('b', seen, true))
+    // Fails on its first pass (on top of 'a', which is not durable yet): an answer held back.
+    const onlyOnDurable = committer.submit<string>({
+      ref: 'HEAD',
+      speculative: true,
+      async apply(context) {
+        if (seen.length === 2) throw new Error('built on a')
+        return { result: toHex(context.root) }
+      },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(seen).toHaveLength(2)
+    release()
+    await expect(first).rejects.toThrow('disk full')
+    const b = await second
+    // b applied twice: on a's root, then again on the durable root.
+    expect(seen).toHaveLength(3)
+    expect(seen[2]).toBe(zero)
+    expect(await onlyOnDurable).toBe(b)
+    expect(committed.map((m) => toHex(m.to as Uint8Array))).toEqual([b])
+    expect(head()).toBe(b)
+  })
+
+  it('keeps a mutation that is not speculative waiting until the group syncing is durable', async () => {
+    const inner = createLevelMetaStore(new MemoryLevel())
+    const { meta, hold } = controllableMeta(inner)
+    const { committer, head } = setupCommitter(meta)
+    const seen: string[] = []
+    const release = hold(false)
+    const first = committer.submit(mutation('a', seen, true))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    const second = committer.submit(mutation('b', seen))
+    const third = committer.submit(mutation('c', seen, true))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    // Neither b nor c (queued after it) ran: order is kept.
+    expect(seen).toHaveLength(1)
+    release()
+    const a = await first
+    const b = await second
+    const c = await third
+    expect(seen).toEqual([seen[0], a, b])
+    expect(head()).toBe(c)
   })
 })

@@ -1,14 +1,11 @@
 import type { ChunkStore } from '../chunks/chunk-store'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
-import type { ObjectStore } from '../objects/object-store'
-import { WriteSet } from '../objects/object-store'
+import type { ObjectStore, WriteSet } from '../objects/object-store'
 import type { DatabaseChange } from '../changes/database-change'
-import { EngineError } from '../errors'
 import { crashPoint } from '../internal/crash-point'
 import type { HeadLogMark } from '../versions/head-log-record'
-import { describeRef } from '../versions/ref-names'
-
-const NO_ROOT = new Uint8Array(0)
+import { CommitGroup } from './commit-group'
+import type { Pending } from './commit-group'
 
 /** What a mutation sees: roots of refs as of its turn, the group's object write set, the time. */
 export interface MutationContext {
@@ -67,6 +64,11 @@ export interface MutationOutcome<T> {
  */
 export interface Mutation<T> {
   ref?: string
+  /**
+   * True when `apply` reads nothing but its context (roots, objects, time) and can run
+   * again: it may then join a group formed while the previous one is still syncing.
+   */
+  speculative?: boolean
   apply(context: MutationContext): Promise<MutationOutcome<T>>
 }
 
@@ -110,36 +112,40 @@ export interface CommitterDeps {
   onDerived?(roots: readonly Uint8Array[]): void
 }
 
-interface Pending {
-  mutation: Mutation<unknown>
-  resolve(value: unknown): void
-  reject(err: unknown): void
-}
-
 interface Exclusive {
   exclusive: () => Promise<unknown>
   resolve(value: unknown): void
   reject(err: unknown): void
 }
 
+/** A group being made durable, and the error it failed with (`undefined`: committed). */
+interface Persisting {
+  group: CommitGroup
+  done: Promise<{ error: unknown } | undefined>
+}
+
 /**
- * Group commit (DESIGN §3.1): mutations queue up while a group is being made durable; the
- * next group applies all of them in order against the latest roots, then pays one chunk
- * flush (fdatasync) and one synced metadata batch for all. A mutation that throws is answered
- * with its error and leaves no trace; the others commit. Since every ref moves only here, in
- * order, no writer can lose another's update.
+ * Group commit (DESIGN §3.1), pipelined. Mutations are applied in order, as they arrive,
+ * against the latest roots, into an open group; a group then pays one chunk flush
+ * (fdatasync) and one synced metadata batch for all its mutations. While one group is being
+ * made durable, the next one keeps forming on top of it (mutations marked `speculative`
+ * only), so the CPU work of the next group overlaps the fsyncs of this one. Writers are
+ * answered once their group is durable; if a group fails, the one formed on top of it is
+ * applied again on the durable state. A mutation that throws is answered with its error and
+ * leaves no trace. Since every ref moves only here, in order, no writer can lose another's
+ * update.
  */
 export class Committer {
   private queue: (Pending | Exclusive)[] = []
   private running: Promise<void> | undefined
+  private wake: (() => void) | undefined
 
   constructor(private readonly deps: CommitterDeps) {}
 
   /** Queues a mutation and resolves with its result once it is durable. */
   submit<T>(mutation: Mutation<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ mutation, resolve: resolve as (v: unknown) => void, reject })
-      this.running ??= this.drain()
+      this.enqueue({ mutation, resolve: resolve as (v: unknown) => void, reject })
     })
   }
 
@@ -149,8 +155,7 @@ export class Committer {
    */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ exclusive: task, resolve: resolve as (v: unknown) => void, reject })
-      this.running ??= this.drain()
+      this.enqueue({ exclusive: task, resolve: resolve as (v: unknown) => void, reject })
     })
   }
 
@@ -159,17 +164,69 @@ export class Committer {
     while (this.running !== undefined) await this.running
   }
 
+  private enqueue(item: Pending | Exclusive): void {
+    this.queue.push(item)
+    this.wake?.()
+    this.wake = undefined
+    this.running ??= this.drain()
+  }
+
+  private arrival(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve))
+  }
+
+  private openGroup(base?: CommitGroup): CommitGroup {
+    return new CommitGroup(this.deps.objects, this.deps.rootOf, this.deps.now(), base)
+  }
+
   private async drain(): Promise<void> {
+    let persisting: Persisting | undefined
+    let open: CommitGroup | undefined
     try {
-      while (this.queue.length > 0) {
-        const first = this.queue[0] as Pending | Exclusive
-        if ('exclusive' in first) {
+      for (;;) {
+        const head = this.queue[0]
+        // Join the open group: always on a durable base, only speculative ones on top of a
+        // group still syncing (the others read more than their context).
+        if (
+          head !== undefined &&
+          !('exclusive' in head) &&
+          (persisting === undefined || head.mutation.speculative === true)
+        ) {
           this.queue.shift()
-          await first.exclusive().then(first.resolve, first.reject)
+          open ??= this.openGroup(persisting?.group)
+          await open.apply(head)
           continue
         }
-        const end = this.queue.findIndex((item) => 'exclusive' in item)
-        await this.commitGroup(this.queue.splice(0, end < 0 ? this.queue.length : end) as Pending[])
+        if (persisting === undefined) {
+          if (open !== undefined) {
+            persisting = { group: open, done: this.persist(open) }
+            open = undefined
+            continue
+          }
+          if (head === undefined) return
+          this.queue.shift()
+          const task = head as Exclusive
+          await task.exclusive().then(task.resolve, task.reject)
+          continue
+        }
+        // Wait for the group syncing, or for a mutation to apply meanwhile.
+        const { done } = persisting
+        const settled = await Promise.race([
+          done.then(() => true),
+          this.arrival().then(() => false),
+        ])
+        if (!settled) continue
+        persisting = undefined
+        if (open === undefined) continue
+        const failure = await done
+        if (failure === undefined) {
+          open.detach()
+          continue
+        }
+        // Built on roots that never became durable: apply the same mutations again.
+        const pendings = open.pendings
+        open = this.openGroup()
+        for (const pending of pendings) await open.apply(pending)
       }
     } finally {
       this.running = undefined
@@ -204,65 +261,25 @@ export class Committer {
     return { ops, roots }
   }
 
-  private async commitGroup(group: Pending[]): Promise<void> {
+  /**
+   * Makes a group durable (chunk flush, then one synced batch) and answers its writers.
+   * Never throws: resolves with the batch's error when it failed.
+   */
+  private async persist(group: CommitGroup): Promise<{ error: unknown } | undefined> {
     const { deps } = this
-    const objects = new WriteSet(deps.objects)
-    const roots = new Map<string, Uint8Array | null>()
-    const moves: RefMove[] = []
-    const ops: MetaOp[] = []
-    const changes: DatabaseChange[] = []
-    const done: { pending: Pending; result: unknown }[] = []
-    const tally: Tally = { chunks: 0, rawBytes: 0, storedBytes: 0 }
-    const now = deps.now()
-    const rootOf = (ref: string): Uint8Array | undefined =>
-      roots.has(ref) ? (roots.get(ref) ?? undefined) : deps.rootOf(ref)
-    for (const pending of group) {
-      const { ref } = pending.mutation
-      const mark = objects.mark()
-      try {
-        const root = ref === undefined ? NO_ROOT : rootOf(ref)
-        if (root === undefined)
-          throw new EngineError('NOT_FOUND', `${describeRef(ref as string)} does not exist`)
-        const outcome = await pending.mutation.apply({ root, rootOf, objects, now })
-        const updates = outcome.refs ?? []
-        if (outcome.root !== undefined && ref !== undefined)
-          updates.unshift({
-            ref,
-            root: outcome.root,
-            ...(outcome.headLog === undefined ? {} : { headLog: outcome.headLog }),
-          })
-        for (const update of updates) {
-          const move: RefMove = {
-            ref: update.ref,
-            from: rootOf(update.ref) ?? null,
-            to: update.root,
-            at: now,
-          }
-          if (update.info !== undefined) move.info = update.info
-          if (update.headLog !== undefined) move.headLog = update.headLog
-          moves.push(move)
-          roots.set(update.ref, update.root)
-        }
-        if (outcome.ops !== undefined) ops.push(...outcome.ops)
-        if (outcome.changes !== undefined) changes.push(...outcome.changes)
-        if (outcome.tally !== undefined) {
-          tally.chunks += outcome.tally.chunks
-          tally.rawBytes += outcome.tally.rawBytes
-          tally.storedBytes += outcome.tally.storedBytes
-        }
-        done.push({ pending, result: outcome.result })
-      } catch (err) {
-        objects.rollback(mark)
-        pending.reject(err)
-      }
+    const { objects, tally } = group
+    if (!group.hasWork) {
+      group.settle()
+      return undefined
     }
-    if (done.length === 0) return
-    const derived = deps.derive === undefined ? undefined : await this.derived(objects, moves)
-    if (derived !== undefined) ops.push(...derived.ops)
+    group.close()
+    const { moves, changes } = group
+    let derived: { ops: MetaOp[]; roots: Uint8Array[] } | undefined
     try {
+      derived = deps.derive === undefined ? undefined : await this.derived(objects, moves)
       const started = performance.now()
       const chunkOps = await deps.chunks.flush()
-      const refOps = [...roots].map(([ref, root]): MetaOp =>
+      const refOps = [...group.roots].map(([ref, root]): MetaOp =>
         root === null
           ? { type: 'del', space: 'ref', key: ref }
           : { type: 'put', space: 'ref', key: ref, value: root },
@@ -271,19 +288,27 @@ export class Committer {
       // A HEAD log record is written in this very batch: cut here, neither it nor the move is.
       if (moves.some((move) => move.headLog !== undefined)) crashPoint('mid-head-log-write')
       await deps.meta.batch(
-        [...objects.ops(), ...ops, ...chunkOps, ...refOps, ...deps.groupOps(moves, tally)],
+        [
+          ...objects.ops(),
+          ...group.ops,
+          ...(derived?.ops ?? []),
+          ...chunkOps,
+          ...refOps,
+          ...deps.groupOps(moves, tally),
+        ],
         { sync: true },
       )
       crashPoint('after-meta-batch')
       deps.onFlush?.(performance.now() - started)
-    } catch (err) {
-      for (const { pending } of done) pending.reject(err)
-      return
+    } catch (error) {
+      group.settle({ error })
+      return { error }
     }
     deps.chunks.committed()
     deps.objects.adopt(objects.entries())
     deps.onCommitted(moves, tally, changes)
     if (derived !== undefined && derived.roots.length > 0) deps.onDerived?.(derived.roots)
-    for (const { pending, result } of done) pending.resolve(result)
+    group.settle()
+    return undefined
   }
 }

@@ -1,6 +1,7 @@
 import { EngineError, throwIfAborted } from '../errors'
 import { HashSet } from '../internal/hash-set'
 import { parseHash, toHex } from '../internal/hex'
+import { objectChildren } from '../objects/object-children'
 import type { ObjectStore } from '../objects/object-store'
 import type { TreeObject } from '../objects/tree-objects'
 
@@ -71,7 +72,7 @@ export class Marker {
               `object ${toHex(batch[j] as Uint8Array)} is reachable but not stored; run verify`,
             )
           }
-          for (const child of children(object)) {
+          for (const child of objectChildren(object)) {
             if (this.marked.add(child.hash) && child.isObject) next.push(child.hash)
           }
         })
@@ -81,25 +82,5 @@ export class Marker {
       // Below a stored object everything must be stored, pinned root or not.
       lenient = false
     }
-  }
-}
-
-function* children(object: TreeObject): Generator<{ hash: Uint8Array; isObject: boolean }> {
-  switch (object.type) {
-    case 'leaf':
-      for (const e of object.entries) yield { hash: e.hash, isObject: true }
-      return
-    case 'node':
-      for (const item of object.items) yield { hash: item.hash, isObject: true }
-      return
-    case 'file':
-      for (const c of object.chunks ?? []) yield { hash: c.hash, isObject: false }
-      for (const l of object.lists ?? []) yield { hash: l.hash, isObject: true }
-      return
-    case 'list':
-      for (const c of object.chunks) yield { hash: c.hash, isObject: false }
-      return
-    case 'link':
-      return
   }
 }

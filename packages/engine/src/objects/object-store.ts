@@ -5,6 +5,7 @@ import { LruCache } from '../internal/lru-cache'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { decodeObject, domainOf, encodeObject } from './object-codec'
 import { objectWeight } from './object-weight'
+import { objectChildren } from './object-children'
 import type { TreeObject } from './tree-objects'
 
 /** Reads tree objects by hash. */
@@ -143,7 +144,19 @@ export class WriteSet implements ObjectReader {
   >()
   private order: string[] = []
 
-  constructor(private readonly store: ObjectStore) {}
+  /**
+   * @param base a group still being made durable whose objects this one builds on: read
+   *   through until {@link WriteSet.detach} (its objects are then in the store).
+   */
+  constructor(
+    private readonly store: ObjectStore,
+    private base?: WriteSet,
+  ) {}
+
+  /** Stops reading through the base group, once its batch has committed. */
+  detach(): void {
+    this.base = undefined
+  }
 
   /** Encodes and hashes an object, keeps it, and returns its hash. */
   put(object: TreeObject): Uint8Array {
@@ -159,7 +172,8 @@ export class WriteSet implements ObjectReader {
 
   get(hash: Uint8Array): Promise<TreeObject> {
     const staged = this.objects.get(toHex(hash))
-    return staged === undefined ? this.store.get(hash) : Promise.resolve(staged.object)
+    if (staged !== undefined) return Promise.resolve(staged.object)
+    return this.base === undefined ? this.store.get(hash) : this.base.get(hash)
   }
 
   mark(): number {
@@ -172,6 +186,29 @@ export class WriteSet implements ObjectReader {
 
   get size(): number {
     return this.order.length
+  }
+
+  /**
+   * Drops the objects no root of `roots` reaches through objects of this set (the pages of
+   * versions a group replaced before they were ever durable). Returns how many were dropped.
+   */
+  retainReachable(roots: readonly Uint8Array[]): number {
+    const live = new Set<string>()
+    const stack = roots.map(toHex)
+    while (stack.length > 0) {
+      const key = stack.pop() as string
+      if (live.has(key)) continue
+      const staged = this.objects.get(key)
+      // Not new in this set: stored already (or by the base group), nothing below is new here.
+      if (staged === undefined) continue
+      live.add(key)
+      for (const child of objectChildren(staged.object))
+        if (child.isObject) stack.push(toHex(child.hash))
+    }
+    const dead = this.order.filter((key) => !live.has(key))
+    for (const key of dead) this.objects.delete(key)
+    this.order = this.order.filter((key) => live.has(key))
+    return dead.length
   }
 
   /** Puts of every kept object, for the group's batch. */

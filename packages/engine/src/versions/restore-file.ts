@@ -27,6 +27,7 @@ export function restoreFileMutation(
   }
   return {
     ref,
+    speculative: true,
     async apply({ root, objects, now }) {
       const entry = await entryAt(objects, source, target)
       if (entry === undefined) {

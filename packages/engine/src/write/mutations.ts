@@ -105,6 +105,7 @@ export function writeFileMutation(
   checkFileFields(path, metadata, options)
   return {
     ref,
+    speculative: true,
     async apply({ root, objects, now }: MutationContext) {
       let outcome: Omit<WriteOutcome, 'version'> | undefined
       const result = await editAtPath(
@@ -163,6 +164,7 @@ export function mkdirMutation(ref: string, path: string): Mutation<string> {
   notRoot(path, 'create')
   return {
     ref,
+    speculative: true,
     async apply({ root, objects, now }) {
       let created = false
       const result = await editAtPath(
@@ -209,6 +211,7 @@ export function deleteMutation(
   notRoot(path, 'delete')
   return {
     ref,
+    speculative: true,
     async apply({ root, objects, now }) {
       let removed: DirEntry | undefined
       const result = await editAtPath(
@@ -267,6 +270,7 @@ export function relocateMutation(
   }
   return {
     ref,
+    speculative: true,
     async apply({ root, objects, now }) {
       let source: DirEntry | undefined
       const take = (existing: DirEntry | undefined) => {
@@ -329,6 +333,7 @@ export function symlinkMutation(
   }
   return {
     ref,
+    speculative: true,
     async apply({ root, objects, now }) {
       let created: DirEntry | undefined
       const result = await editAtPath(
