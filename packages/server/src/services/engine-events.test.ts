@@ -111,5 +111,6 @@ describe('engine events', () => {
       e.event_type === 'entries_created' ? e.payload.entries.length : -1,
     )
     expect(sizes).toEqual([MAX_ENTRIES_PER_EVENT, 5])
-  })
+    // ≈ 1,000 commits one after another: seconds on a machine busy with other test files.
+  }, 30_000)
 })
