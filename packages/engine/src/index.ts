@@ -54,7 +54,7 @@ export { MAX_NAME_BYTES, MAX_PATH_BYTES, normalizePath, reservedKind } from './p
 export { countGlobAlternatives, MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH } from './path/glob-limits'
 export { MAX_SYMLINK_HOPS } from './read/resolve-path'
 export { TreeView } from './read/tree-view'
-export type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
+export type { ListOptions, OpenedEntry, ReadStreamOptions, StatOptions } from './read/tree-view'
 export { repairDatabase } from './repair/repair-database'
 export type { RepairResult } from './repair/repair-database'
 export type { EngineStats } from './stats/engine-stats'

@@ -66,6 +66,14 @@ export interface ReadOptions {
   bypassCache?: boolean
 }
 
+/** Hints for {@link ChunkStore.readMany}. */
+export interface ReadManyOptions {
+  /** The chunks' raw sizes, in the same order, when the caller knows them (see {@link ReadOptions.size}). */
+  sizes?: readonly number[]
+  /** As {@link ReadOptions.bypassCache}. */
+  bypassCache?: boolean
+}
+
 /**
  * Where chunk bytes live (DESIGN §3.1): the `pack` store (append-only framed files, index in
  * the metadata store) or the `level` store (chunks inside the metadata store). Every
@@ -93,6 +101,13 @@ export interface ChunkStore {
    * throws `CONTENT_CORRUPT`, a missing chunk `NOT_FOUND`. Never returns corrupt bytes.
    */
   read(hash: Uint8Array, options?: ReadOptions): Promise<Uint8Array>
+  /**
+   * Optional: the raw bytes of several chunks, in the order asked, each checked as `read()`
+   * checks it (a failure of any one rejects the whole call with that chunk's error). A store
+   * that keeps chunks written together side by side fetches them with few large reads; one
+   * without it is read chunk by chunk (see `readChunks`).
+   */
+  readMany?(hashes: readonly Uint8Array[], options?: ReadManyOptions): Promise<Uint8Array[]>
   /**
    * Stores a chunk whose hash (32 bytes, else `RangeError`) the caller computed; compresses it
    * when that saves space. `bytes` must not change until the returned promise settles.
@@ -141,4 +156,26 @@ export interface ChunkStore {
   compact(options: CompactOptions): Promise<CompactReport>
   /** Releases files and handles; the metadata store is closed by its owner. */
   close(): Promise<void>
+}
+
+/**
+ * Reads several chunks through {@link ChunkStore.readMany} when the store has it, else one
+ * `read()` per chunk, all started at once.
+ */
+export function readChunks(
+  store: ChunkStore,
+  hashes: readonly Uint8Array[],
+  options: ReadManyOptions = {},
+): Promise<Uint8Array[]> {
+  if (store.readMany !== undefined) return store.readMany(hashes, options)
+  const { sizes, bypassCache } = options
+  return Promise.all(
+    hashes.map((hash, i) => {
+      const size = sizes?.[i]
+      return store.read(hash, {
+        ...(size === undefined ? {} : { size }),
+        ...(bypassCache === undefined ? {} : { bypassCache }),
+      })
+    }),
+  )
 }

@@ -18,6 +18,7 @@ import { nodePackFileSystem } from './pack-file-system'
 import type { PackFileSystem } from './pack-file-system'
 import { decodePackLocation, indexOp, packLengthOp } from './pack-location'
 import type { PackLocation } from './pack-location'
+import { readManyRecords } from './pack-read-many'
 import { recoverPacks } from './pack-recovery'
 import type { PackRecoveryReport } from './pack-recovery'
 import { StagingTable } from './staging-table'
@@ -49,6 +50,7 @@ interface Staged {
 }
 
 const hex = (hash: Uint8Array): string => Buffer.from(hash).toString('hex')
+const where = (location: PackLocation): string => `pack ${location.pack} offset ${location.offset}`
 
 function ioError(action: string, err: unknown): EngineError {
   if (isEngineError(err)) return err
@@ -125,31 +127,73 @@ export async function createPackChunkStore(
     location: PackLocation,
     pack: PackFile | undefined,
   ): Promise<Uint8Array> {
-    const where = `pack ${location.pack} offset ${location.offset}`
     if (pack === undefined) {
-      throw new EngineError('CONTENT_CORRUPT', `chunk ${hex(hash)} is in missing ${where}`)
+      throw new EngineError(
+        'CONTENT_CORRUPT',
+        `chunk ${hex(hash)} is in missing ${where(location)}`,
+      )
     }
-    const length = RECORD_HEADER_LENGTH + location.storedLength
-    let record: Uint8Array
+    const record = await readSpan(
+      pack,
+      location.offset,
+      RECORD_HEADER_LENGTH + location.storedLength,
+    )
+    return openAt(hash, location, record)
+  }
+
+  /** `length` bytes of `pack` at `offset`, fewer when the file ends first. */
+  async function readSpan(pack: PackFile, offset: number, length: number): Promise<Uint8Array> {
     try {
-      record = await pack.read(location.offset, length)
+      return await pack.read(offset, length)
     } catch (err) {
       if (closed) throw new EngineError('CLOSED', 'the chunk store is closed', { cause: err })
       throw ioError('read', err)
     }
-    if (record.length < length) {
-      throw new EngineError('CONTENT_CORRUPT', `chunk ${hex(hash)} is cut short at ${where}`)
+  }
+
+  /** The raw bytes of the record read at `location`, checked (framing, index fields, CRC). */
+  async function openAt(
+    hash: Uint8Array,
+    location: PackLocation,
+    record: Uint8Array,
+  ): Promise<Uint8Array> {
+    if (record.length < RECORD_HEADER_LENGTH + location.storedLength) {
+      throw new EngineError(
+        'CONTENT_CORRUPT',
+        `chunk ${hex(hash)} is cut short at ${where(location)}`,
+      )
     }
     try {
       return await openChunkRecord(record, { hash, ...location })
     } catch (err) {
       if (isEngineError(err, 'CONTENT_CORRUPT')) {
-        throw new EngineError('CONTENT_CORRUPT', `chunk ${hex(hash)} at ${where}: ${err.message}`, {
-          cause: err,
-        })
+        throw new EngineError(
+          'CONTENT_CORRUPT',
+          `chunk ${hex(hash)} at ${where(location)}: ${err.message}`,
+          {
+            cause: err,
+          },
+        )
       }
       throw err
     }
+  }
+
+  async function readOne(hash: Uint8Array): Promise<Uint8Array> {
+    assertOpen()
+    assertChunkHash(hash)
+    const staged = (await table.settled(hash))?.location
+    if (staged !== undefined) return readAt(hash, staged, packs.get(staged.pack))
+    let location = await lookup(hash)
+    let pack = packs.get(location.pack)
+    if (pack === undefined) {
+      // A compaction may have moved the record since the lookup: look once more.
+      location = await lookup(hash)
+      pack = packs.get(location.pack)
+    }
+    // No await between finding the pack and starting the read: a pack being removed then
+    // keeps its handle open until the read is done.
+    return readAt(hash, location, pack)
   }
 
   async function runFlush(): Promise<MetaOp[]> {
@@ -197,21 +241,15 @@ export async function createPackChunkStore(
       return entry === undefined ? undefined : decodePackLocation(entry).rawLength
     },
 
-    async read(hash) {
-      assertOpen()
-      assertChunkHash(hash)
-      const staged = (await table.settled(hash))?.location
-      if (staged !== undefined) return readAt(hash, staged, packs.get(staged.pack))
-      let location = await lookup(hash)
-      let pack = packs.get(location.pack)
-      if (pack === undefined) {
-        // A compaction may have moved the record since the lookup: look once more.
-        location = await lookup(hash)
-        pack = packs.get(location.pack)
-      }
-      // No await between finding the pack and starting the read: a pack being removed then
-      // keeps its handle open until the read is done.
-      return readAt(hash, location, pack)
+    read(hash) {
+      return readOne(hash)
+    },
+
+    readMany(hashes) {
+      return readManyRecords(
+        { table, meta, packs, readOne, readAt, readSpan, openAt, assertOpen },
+        hashes,
+      )
     },
 
     async stage(hash, bytes): Promise<StageResult> {

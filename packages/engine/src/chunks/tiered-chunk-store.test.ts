@@ -128,6 +128,39 @@ describe('tiered chunk store', () => {
     ).toBe(true)
   })
 
+  it('reads a mix of large and small chunks with readMany, in the order asked, with one batched index read', async () => {
+    const { store, meta } = await newFixture()
+    const hasher = await createHasher('sha256')
+    const chunks = [
+      pseudoRandomBytes(100_000, 20),
+      pseudoRandomBytes(4096, 21),
+      pseudoRandomBytes(80_000, 22),
+      pseudoRandomBytes(90_000, 23),
+    ]
+    const hashes = chunks.map((c) => hasher.hashDomain('chunk', c))
+    const staged = []
+    for (const [i, c] of chunks.entries())
+      staged.push(await store.stage(hashes[i] as Uint8Array, c))
+    await meta.batch([...staged.flatMap((s) => s.ops), ...(await store.flush())], { sync: true })
+    store.committed()
+    let pointLookups = 0
+    const get = meta.get.bind(meta)
+    meta.get = (async (space: never, key: never) => {
+      if (space === 'chunkidx') pointLookups++
+      return get(space, key)
+    }) as typeof meta.get
+    const read = await store.readMany?.(hashes, { sizes: chunks.map((c) => c.length) })
+    expect(read?.map((b, i) => Buffer.compare(b, chunks[i] as Uint8Array))).toEqual([0, 0, 0, 0])
+    expect(pointLookups).toBe(0)
+    // Sizes claiming a small chunk is large: the miss in packs falls back to reading each one.
+    const claimed = await store.readMany?.([hashes[1], hashes[0]] as Uint8Array[], {
+      sizes: [100_000, 100_000],
+    })
+    expect(
+      claimed?.map((b, i) => Buffer.compare(b, [chunks[1], chunks[0]][i] as Uint8Array)),
+    ).toEqual([0, 0])
+  })
+
   it('keeps small chunks in the metadata store and large ones in packs, with no pack fsync for small groups', async () => {
     const { store, meta } = await newFixture()
     const hasher = await createHasher('sha256')

@@ -75,6 +75,37 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
         return large.read(hash)
       }
     },
+    async readMany(hashes, options) {
+      // Chunks a file's list says are large are read together from the large tier, whose
+      // records of one upload sit side by side; the others (a file's small tail, unknown
+      // sizes), and everything after a miss there, go chunk by chunk through `read`.
+      const sizes = options?.sizes
+      const one = (i: number): Promise<Uint8Array> => {
+        const size = sizes?.[i]
+        return this.read(hashes[i] as Uint8Array, {
+          ...(size === undefined ? {} : { size }),
+          ...(options?.bypassCache === undefined ? {} : { bypassCache: options.bypassCache }),
+        })
+      }
+      const out = new Array<Uint8Array>(hashes.length)
+      const largeAt: number[] = []
+      const others: number[] = []
+      hashes.forEach((_, i) => ((sizes?.[i] ?? 0) > inline ? largeAt : others).push(i))
+      const readLarge = async (): Promise<void> => {
+        if (large.readMany !== undefined && largeAt.length > 1) {
+          try {
+            const parts = await large.readMany(largeAt.map((i) => hashes[i] as Uint8Array))
+            parts.forEach((part, j) => (out[largeAt[j] as number] = part))
+            return
+          } catch (err) {
+            if (!isEngineError(err, 'NOT_FOUND')) throw err
+          }
+        }
+        await Promise.all(largeAt.map(async (i) => (out[i] = await one(i))))
+      }
+      await Promise.all([readLarge(), ...others.map(async (i) => (out[i] = await one(i)))])
+      return out
+    },
     stage(hash, bytes): Promise<StageResult> {
       return bytes.length <= inline ? small.stage(hash, bytes) : large.stage(hash, bytes)
     },

@@ -1,3 +1,4 @@
+import { readChunks } from '../chunks/chunk-store'
 import type { ChunkStore } from '../chunks/chunk-store'
 import { EngineError, isEngineError } from '../errors'
 import type { ObjectReader } from '../objects/object-store'
@@ -41,9 +42,67 @@ async function* chunkRefs(
 /** The part of one chunk to yield, `[from, to)`, and the chunk's recorded size. */
 type Slice = [from: number, to: number, size: number]
 
+/** Chunks read together: one `readChunks` call. */
+interface Window {
+  refs: ChunkRef[]
+  slices: Slice[]
+  bytes: number
+}
+
 /**
- * The bytes of `range` of a file, one slice per chunk, read one chunk ahead of the consumer
- * so storage reads overlap with whatever the consumer does.
+ * Bytes of the first window: all a reader has before it yields anything. An HTTP answer
+ * decides its status on the first bytes, so damage in them answers an error while damage
+ * further on cuts the body short; this keeps that first read small (one chunk at most of
+ * the chunker's maximum).
+ */
+export const FIRST_WINDOW_BYTES = 256 * 1024
+/** Bytes of each later window, read one window ahead of the consumer. */
+export const WINDOW_BYTES = 1024 * 1024
+
+/** The chunks overlapping `range`, grouped into windows of about `FIRST_WINDOW_BYTES`, then `WINDOW_BYTES`. */
+async function* windows(
+  objects: ObjectReader,
+  file: FileObject,
+  range: ByteRange,
+): AsyncGenerator<Window> {
+  let window: Window = { refs: [], slices: [], bytes: 0 }
+  let limit = FIRST_WINDOW_BYTES
+  for await (const [ref, offset] of chunkRefs(objects, file, range.start)) {
+    if (offset + ref.size <= range.start) continue
+    if (offset > range.end) break
+    if (window.refs.length > 0 && window.bytes + ref.size > limit) {
+      yield window
+      window = { refs: [], slices: [], bytes: 0 }
+      limit = WINDOW_BYTES
+    }
+    window.refs.push(ref)
+    window.slices.push([
+      Math.max(0, range.start - offset),
+      Math.min(ref.size, range.end - offset + 1),
+      ref.size,
+    ])
+    window.bytes += ref.size
+  }
+  if (window.refs.length > 0) yield window
+}
+
+function readWindow(chunks: ChunkStore, window: Window): Promise<Uint8Array[]> {
+  const read = readChunks(
+    chunks,
+    window.refs.map((ref) => ref.hash),
+    { sizes: window.refs.map((ref) => ref.size) },
+  )
+  // Handled at once: the read may fail while an earlier window is awaited or yielded, or
+  // after the consumer stopped; it is surfaced when awaited, never as an unhandled rejection.
+  read.catch(() => undefined)
+  return read
+}
+
+/**
+ * The bytes of `range` of a file, one slice per chunk. Chunks are read a window at a time
+ * (see {@link FIRST_WINDOW_BYTES}; stores with `readMany` fetch a window's chunks with few
+ * large reads), one window ahead of the consumer so storage reads overlap with whatever the
+ * consumer does. At most two windows are held at once.
  */
 export async function* readFileContent(
   objects: ObjectReader,
@@ -51,50 +110,35 @@ export async function* readFileContent(
   file: FileObject,
   range: ByteRange,
 ): AsyncGenerator<Uint8Array> {
-  let ahead: Promise<Uint8Array> | undefined
-  let aheadSlice: Slice = [0, 0, 0]
-  for await (const [ref, offset] of chunkRefs(objects, file, range.start)) {
-    if (offset + ref.size <= range.start) continue
-    if (offset > range.end) break
-    const read = chunks.read(ref.hash, { size: ref.size })
-    // Handled at once: the read may fail while an earlier chunk is awaited or yielded, or
-    // after the consumer stopped; it is surfaced when awaited, never as an unhandled rejection.
-    read.catch(() => undefined)
-    const slice: Slice = [
-      Math.max(0, range.start - offset),
-      Math.min(ref.size, range.end - offset + 1),
-      ref.size,
-    ]
-    if (ahead !== undefined) {
-      let bytes: Uint8Array
-      try {
-        bytes = await ahead
-      } catch (err) {
-        throw corruptIfMissing(err)
-      }
-      yield checked(bytes, aheadSlice)
-    }
-    ahead = read
-    aheadSlice = slice
+  let ahead: [Promise<Uint8Array[]>, Window] | undefined
+  for await (const window of windows(objects, file, range)) {
+    const read = readWindow(chunks, window)
+    if (ahead !== undefined) yield* sliced(...ahead)
+    ahead = [read, window]
   }
-  if (ahead === undefined) return
-  let bytes: Uint8Array
+  if (ahead !== undefined) yield* sliced(...ahead)
+}
+
+async function* sliced(read: Promise<Uint8Array[]>, window: Window): AsyncGenerator<Uint8Array> {
+  let parts: Uint8Array[]
   try {
-    bytes = await ahead
+    parts = await read
   } catch (err) {
     throw corruptIfMissing(err)
   }
-  yield checked(bytes, aheadSlice)
+  for (let i = 0; i < parts.length; i++)
+    yield checked(parts[i] as Uint8Array, window.slices[i] as Slice)
 }
 
 /** A chunk a file names but the store lacks is damage, not an absent file. */
-function corruptIfMissing(err: unknown): unknown {
+export function corruptIfMissing(err: unknown): unknown {
   return isEngineError(err, 'NOT_FOUND')
     ? new EngineError('CONTENT_CORRUPT', 'a chunk of the file is missing', { cause: err })
     : err
 }
 
-function checked(bytes: Uint8Array, [from, to, size]: Slice): Uint8Array {
+/** A chunk's bytes checked against the size its file records, cut to the slice asked for. */
+export function checked(bytes: Uint8Array, [from, to, size]: Slice): Uint8Array {
   if (bytes.length !== size)
     throw new EngineError('CONTENT_CORRUPT', 'a stored chunk is not the size its file records')
   return from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to)

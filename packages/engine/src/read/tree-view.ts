@@ -5,12 +5,12 @@ import { EngineError, isEngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import type { ObjectStore } from '../objects/object-store'
 import { pageTotals } from '../objects/tree-objects'
-import type { DirEntry, FileObject } from '../objects/tree-objects'
+import type { DirEntry, FileObject, TreeObject } from '../objects/tree-objects'
 import { createEventLoopYield } from '../internal/event-loop-yield'
 import { compileGlob } from '../path/compile-glob'
 import { normalizePath } from '../path/db-path'
 import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
-import { readFileContent } from './file-content'
+import { contentStream, readContent } from './file-reader'
 import { resolvePath } from './resolve-path'
 import { walkFiles } from './walk-files'
 
@@ -42,6 +42,21 @@ export interface ReadStreamOptions {
   end?: number
 }
 
+/**
+ * An entry found by one walk of the tree ({@link TreeView.open}): its description and, for a
+ * file, its content, read from the same file object the description came from.
+ */
+export interface OpenedEntry {
+  readonly entry: Entry
+  /**
+   * The file's content, or the inclusive range `start..end` of it, as one buffer;
+   * `IS_A_DIRECTORY` for anything but a file.
+   */
+  read(range?: ReadStreamOptions): Promise<Uint8Array>
+  /** The file's content (or a range) as a stream, read as the consumer pulls. */
+  stream(range?: ReadStreamOptions): ReadableStream<Uint8Array>
+}
+
 /** What reads need from the database, plus a probe to measure them. */
 export interface ViewContext {
   objects: ObjectStore
@@ -59,14 +74,17 @@ export interface ViewContext {
  * Views are cheap; the database makes one per call for HEAD.
  */
 export class TreeView {
-  /** Hex hash of the version this view reads. */
-  readonly version: string
+  #version: string | undefined
 
   constructor(
     protected readonly context: ViewContext,
     protected readonly root: Uint8Array,
-  ) {
-    this.version = toHex(root)
+  ) {}
+
+  /** Hex hash of the version this view reads (made when first asked: most reads never ask). */
+  get version(): string {
+    this.#version ??= toHex(this.root)
+    return this.#version
   }
 
   /**
@@ -89,23 +107,29 @@ export class TreeView {
     return this.toEntry(resolved.path, resolved.entry)
   }
 
+  /**
+   * Finds the entry at `path` (following symlinks unless `follow: false`) with one walk of the
+   * tree, for a caller that describes it and then reads it: the description and the bytes come
+   * from the same file object, and nothing is looked up twice.
+   *
+   * @example
+   * const { entry, read } = await db.view().open('/docs/a.txt')
+   * const bytes = await read()
+   */
+  async open(path: string, options: StatOptions = {}): Promise<OpenedEntry> {
+    const resolved = await this.resolve(normalizePath(path), options.follow ?? true)
+    if (resolved.entry === undefined) {
+      const entry = await this.rootEntry()
+      return this.opened(entry, undefined)
+    }
+    const object = await this.context.objects.get(resolved.entry.hash)
+    const entry = entryOf(resolved.path, resolved.entry, object)
+    return this.opened(entry, object.type === 'file' ? object : undefined)
+  }
+
   /** The whole content of a file. */
   async readFile(path: string): Promise<Uint8Array> {
-    const started = performance.now()
-    const file = await this.fileAt(path)
-    const out = new Uint8Array(file.size)
-    let at = 0
-    for await (const part of readFileContent(this.context.objects, this.context.chunks, file, {
-      start: 0,
-      end: file.size - 1,
-    })) {
-      out.set(part, at)
-      at += part.length
-    }
-    if (at !== file.size)
-      throw new EngineError('CONTENT_CORRUPT', `${path} is shorter than recorded`, { path })
-    this.context.onRead?.(file.size, performance.now() - started)
-    return out
+    return readContent(this.context, await this.fileAt(path), path, {})
   }
 
   /**
@@ -113,41 +137,7 @@ export class TreeView {
    * as the consumer pulls, so memory stays bounded whatever the file size.
    */
   createReadStream(path: string, options: ReadStreamOptions = {}): ReadableStream<Uint8Array> {
-    let parts: AsyncGenerator<Uint8Array> | undefined
-    let sent = 0
-    const started = performance.now()
-    return new ReadableStream<Uint8Array>({
-      pull: async (controller) => {
-        if (parts === undefined) {
-          const file = await this.fileAt(path)
-          const start = options.start ?? 0
-          const end = Math.min(options.end ?? file.size - 1, file.size - 1)
-          if (
-            !Number.isSafeInteger(start) ||
-            start < 0 ||
-            (file.size > 0 && start > end && options.end !== undefined)
-          ) {
-            throw new EngineError(
-              'INVALID_PATH',
-              `invalid byte range ${start}-${options.end ?? ''} of ${path}`,
-              { path },
-            )
-          }
-          parts = readFileContent(this.context.objects, this.context.chunks, file, { start, end })
-        }
-        const next = await parts.next()
-        if (next.done === true) {
-          this.context.onRead?.(sent, performance.now() - started)
-          controller.close()
-        } else {
-          sent += next.value.length
-          controller.enqueue(next.value)
-        }
-      },
-      cancel: async () => {
-        await parts?.return(undefined)
-      },
-    })
+    return contentStream(this.context, () => this.fileAt(path), path, options)
   }
 
   /** Lists a directory (following symlinks to it) in name order, streaming page by page. */
@@ -212,6 +202,22 @@ export class TreeView {
     return link.target
   }
 
+  private opened(entry: Entry, file: FileObject | undefined): OpenedEntry {
+    const fileOf = (): FileObject => {
+      if (file === undefined) {
+        throw new EngineError('IS_A_DIRECTORY', `${entry.path} is a directory, not a file`, {
+          path: entry.path,
+        })
+      }
+      return file
+    }
+    return {
+      entry,
+      read: async (range = {}) => readContent(this.context, fileOf(), entry.path, range),
+      stream: (range = {}) => contentStream(this.context, async () => fileOf(), entry.path, range),
+    }
+  }
+
   protected async resolve(path: string, follow: boolean) {
     this.context.assertOpen()
     try {
@@ -265,27 +271,38 @@ export class TreeView {
   }
 
   private async toEntry(path: string, entry: DirEntry): Promise<Entry> {
-    const base = {
-      path,
-      name: entry.name,
-      entryType: entry.kind,
-      size: entry.size,
-      createdAt: entry.createdAt,
-      updatedAt: entry.updatedAt,
-    }
-    const object = await this.context.objects.get(entry.hash)
-    if (object.type === 'file') {
-      const out: Entry = {
-        ...base,
-        hash: toHex(object.contentHash),
-        contentType: object.contentType,
-      }
-      if (object.metadata !== '')
-        out.metadata = JSON.parse(object.metadata) as Record<string, unknown>
-      return out
-    }
-    if (object.type === 'link')
-      return { ...base, hash: toHex(entry.hash), contentType: null, target: object.target }
-    return { ...base, hash: toHex(entry.hash), contentType: null }
+    return entryOf(path, entry, await this.context.objects.get(entry.hash))
   }
+}
+
+/** The hex content hash of each file object met, kept as long as the (immutable) object lives. */
+const contentHashes = new WeakMap<FileObject, string>()
+
+/** An entry described from its directory record and its object. */
+function entryOf(path: string, entry: DirEntry, object: TreeObject): Entry {
+  const out: Entry = {
+    path,
+    name: entry.name,
+    entryType: entry.kind,
+    size: entry.size,
+    hash: '',
+    contentType: null,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  }
+  if (object.type === 'file') {
+    let hash = contentHashes.get(object)
+    if (hash === undefined) {
+      hash = toHex(object.contentHash)
+      contentHashes.set(object, hash)
+    }
+    out.hash = hash
+    out.contentType = object.contentType
+    if (object.metadata !== '')
+      out.metadata = JSON.parse(object.metadata) as Record<string, unknown>
+    return out
+  }
+  out.hash = toHex(entry.hash)
+  if (object.type === 'link') out.target = object.target
+  return out
 }
