@@ -2,8 +2,9 @@ import type { Database } from '@svcdb/engine'
 import type { EventBus } from '@svcdb/events'
 import type { TaskRunner } from '@svcdb/scheduler'
 import type { Context } from 'hono'
-import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { Gauge, Registry } from 'prom-client'
 import type { AppEnv } from '../routing/app-env'
+import { createRequestMetrics } from './request-metrics'
 
 /** Prometheus metrics of a server: one registry, served by `GET /system/metrics`. */
 export interface ServerMetrics {
@@ -28,19 +29,10 @@ export interface MetricsSources {
  */
 export function createServerMetrics(sources: MetricsSources): ServerMetrics {
   const registry = new Registry()
-  const requests = new Counter({
-    name: 'svcdb_http_requests_total',
-    help: 'HTTP requests answered, by route and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  })
-  const latency = new Histogram({
-    name: 'svcdb_http_request_duration_seconds',
-    help: 'Time to the response head, by route',
-    labelNames: ['method', 'route'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [registry],
-  })
+  const requests = createRequestMetrics(
+    registry,
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+  )
   const engine = (name: string, help: string, read: (s: ReturnType<Database['stats']>) => number) =>
     new Gauge({
       name: `svcdb_engine_${name}`,
@@ -118,15 +110,13 @@ export function createServerMetrics(sources: MetricsSources): ServerMetrics {
   return {
     registry,
     async observe(c, next) {
-      const end = latency.startTimer()
+      const started = performance.now()
       try {
         await next()
       } finally {
         const route =
           c.req.routePath === '/*' || c.req.routePath === '' ? 'unmatched' : c.req.routePath
-        const labels = { method: c.req.method, route }
-        end(labels)
-        requests.inc({ ...labels, status: String(c.res.status) })
+        requests.record(c.req.method, route, c.res.status, (performance.now() - started) / 1000)
       }
     },
   }

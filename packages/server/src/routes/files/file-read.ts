@@ -1,12 +1,12 @@
 import type { Access } from '@svcdb/auth'
 import { isEngineError } from '@svcdb/engine'
-import type { Entry } from '@svcdb/engine'
+import type { OpenedEntry, TreeView } from '@svcdb/engine'
 import type { Context } from 'hono'
 import { ServerError } from '../../errors/server-error'
 import type { AppEnv } from '../../routing/app-env'
 import { parseRange } from './byte-range'
 import { listDirectory } from './directory-listing'
-import type { ReadQuery, ReadSource } from './read-source'
+import type { ReadQuery } from './read-source'
 import { entryView } from './entry-view'
 import { guardedReadStream } from './guarded-read-stream'
 import { servedContentType } from './served-content-type'
@@ -24,14 +24,16 @@ const quoted = (hash: string) => `"${hash}"`
 /** Answers a read of `path`: a file's bytes (with HTTP caching and ranges) or a listing. */
 export async function answerRead(
   c: Context<AppEnv>,
-  source: ReadSource,
+  source: TreeView,
   access: Access,
   path: string,
   query: ReadQuery,
   head: boolean,
 ): Promise<Response> {
   allow(access, path, 'read')
-  const entry = await resolveForRead(source, path, !query.nofollow)
+  // One walk of the tree: the headers and the bytes come from the same file object.
+  const opened = await resolveForRead(source, path, !query.nofollow)
+  const { entry } = opened
   if (query.stat) {
     allowTarget(access, path, entry.path, 'read')
     return c.json(entryView(entry, access.scoped ? access.permissions(entry.path) : undefined), 200)
@@ -80,10 +82,10 @@ export async function answerRead(
   const status = range === undefined ? 200 : 206
   if (head || length === 0) return c.body(null, status, headers)
   if (entry.size <= SMALL_FILE_BYTES) {
-    const bytes = await source.readFile(entry.path)
-    return c.body(bytes.subarray(start, end + 1) as Uint8Array<ArrayBuffer>, status, headers)
+    const bytes = await opened.read({ start, end })
+    return c.body(bytes as Uint8Array<ArrayBuffer>, status, headers)
   }
-  const stream = source.createReadStream(entry.path, { start, end })
+  const stream = opened.stream({ start, end })
   const report = c.get('reportError') ?? (() => undefined)
   return c.body(await guardedReadStream(stream, report), status, headers)
 }
@@ -97,9 +99,13 @@ const noSuchPath = (path: string) =>
  * must look alike, or links would tell whether any path exists: every failure to resolve is
  * one `NOT_FOUND` naming only the path asked for.
  */
-async function resolveForRead(source: ReadSource, path: string, follow: boolean): Promise<Entry> {
+async function resolveForRead(
+  source: TreeView,
+  path: string,
+  follow: boolean,
+): Promise<OpenedEntry> {
   try {
-    return await source.stat(path, { follow })
+    return await source.open(path, { follow })
   } catch (err) {
     if (isEngineError(err, 'NOT_FOUND') || isEngineError(err, 'NOT_A_DIRECTORY'))
       throw noSuchPath(path)
