@@ -191,6 +191,42 @@ describe('fastcdc', () => {
     expect(next[0]?.buffer).not.toBe(data.buffer)
   })
 
+  it('never changes a straddling chunk it handed out, even when the caller reuses its input', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (size, seed) => {
+          const data = pseudoRandomBytes(8_000, seed)
+          const expected = cutsOf(chunkAll([data], SMALL))
+          // One input buffer, overwritten before every push, like a read loop reusing its buffer.
+          const scratch = new Uint8Array(size)
+          const chunker = createChunker(SMALL)
+          const kept: Uint8Array[] = []
+          const copies: Uint8Array[] = []
+          const keep = (chunks: Uint8Array[]) => {
+            for (const c of chunks) {
+              // Views of `scratch` are the caller's to copy; straddling chunks are ours to keep.
+              kept.push(c.buffer === scratch.buffer ? c.slice() : c)
+              copies.push(c.slice())
+            }
+          }
+          for (let at = 0; at < data.length; at += size) {
+            const part = data.subarray(at, at + size)
+            scratch.set(part)
+            keep(chunker.push(scratch.subarray(0, part.length)))
+            scratch.fill(0xff)
+          }
+          keep(chunker.end())
+          expect(cutsOf(kept)).toEqual(expected)
+          kept.forEach((c, i) => expectSameBytes(c, copies[i] as Uint8Array))
+          expectSameBytes(concat(kept), data)
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+
   it('emits nothing for empty input and one chunk for input below the minimum', () => {
     expect(chunkAll([])).toEqual([])
     expect(chunkAll([new Uint8Array(0), new Uint8Array(0)])).toEqual([])

@@ -24,8 +24,8 @@ export interface Chunker {
   /**
    * Adds bytes and returns the chunks completed by them, in order. A chunk that lies within
    * `data` is a view of it (no copy), so do not reuse `data`'s memory while holding chunks;
-   * a chunk that spans several pushes is a fresh copy. The chunker keeps at most one
-   * incomplete chunk (≤ `maxSize` bytes), copied out of the inputs.
+   * a chunk that spans several pushes is fresh memory the chunker no longer touches. The
+   * chunker keeps at most one incomplete chunk (≤ `maxSize` bytes), copied out of the inputs.
    */
   push(data: Uint8Array): Uint8Array[]
   /** Returns the last chunk (if any bytes remain) and resets the chunker for a new stream. */
@@ -134,12 +134,12 @@ class FastCdcChunker implements Chunker {
     }
     if (start < n) {
       // Copy, so a view never pins a large input buffer; the carry never exceeds maxSize.
-      // It grows on demand: most files are small, and a 256 KiB buffer per file costs more
-      // than the whole write.
+      // Room for one more input of this size, so the chunk usually completes in place and is
+      // handed out without a second copy; small files get a small buffer, not maxSize.
       const need = this.#carried + (n - start)
       if (this.#carry === undefined || this.#carry.length < need) {
         const grown = new Uint8Array(
-          Math.min(this.#max, Math.max(need, (this.#carry?.length ?? 0) * 2)),
+          Math.min(this.#max, Math.max(need + n, (this.#carry?.length ?? 0) * 2)),
         )
         if (this.#carry !== undefined && this.#carried > 0)
           grown.set(this.#carry.subarray(0, this.#carried))
@@ -157,14 +157,25 @@ class FastCdcChunker implements Chunker {
     return out
   }
 
-  /** The current chunk: carried bytes followed by `data[start, cut)`; resets the carry. */
+  /**
+   * The current chunk: carried bytes followed by `data[start, cut)`. The carry itself becomes
+   * the chunk when the rest fits in it (one copy per byte, not two); the chunker then lets go
+   * of it, so the caller owns the chunk's memory.
+   */
   #take(data: Uint8Array, start: number, cut: number): Uint8Array {
     const carried = this.#carried
-    if (carried === 0 || this.#carry === undefined) return data.subarray(start, cut)
-    const chunk = new Uint8Array(carried + cut - start)
-    chunk.set(this.#carry.subarray(0, carried), 0)
-    chunk.set(data.subarray(start, cut), carried)
+    const carry = this.#carry
+    if (carried === 0 || carry === undefined) return data.subarray(start, cut)
+    const size = carried + cut - start
     this.#carried = 0
+    if (size <= carry.length) {
+      this.#carry = undefined
+      carry.set(data.subarray(start, cut), carried)
+      return carry.subarray(0, size)
+    }
+    const chunk = new Uint8Array(size)
+    chunk.set(carry.subarray(0, carried), 0)
+    chunk.set(data.subarray(start, cut), carried)
     return chunk
   }
 }
