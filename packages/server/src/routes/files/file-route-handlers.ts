@@ -64,19 +64,26 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
       const access = await accessOf(c, auth)
       const target = workspace(db, query.fork)
       const ifNoneMatch = c.req.header('if-none-match')
-      const present = await exists(target, path)
-      // A create-only write to a path the caller can see fails its precondition whatever the
-      // caller's update right; one it cannot see stays a 404 (nothing is revealed).
-      if (present && ifNoneMatch?.trim() === '*' && access.allows(path, 'read'))
-        throw new ServerError('PRECONDITION_FAILED', `${path} already exists`)
-      allow(access, path, present ? 'update' : 'create')
+      const createOnly = ifNoneMatch?.trim() === '*'
+      // Presence only picks the right to check; a caller holding both skips the tree walk (the
+      // engine still refuses what must be refused, e.g. a directory in the way).
+      if (!createOnly && access.allows(path, 'create') && access.allows(path, 'update')) {
+        allow(access, path, 'update')
+      } else {
+        const present = await exists(target, path)
+        // A create-only write to a path the caller can see fails its precondition whatever the
+        // caller's update right; one it cannot see stays a 404 (nothing is revealed).
+        if (present && createOnly && access.allows(path, 'read'))
+          throw new ServerError('PRECONDITION_FAILED', `${path} already exists`)
+        allow(access, path, present ? 'update' : 'create')
+      }
       const upload = await typedUpload(requestBody(c), c.req.header('content-type'))
       const ifMatch = c.req.header('if-match')
       const written = await target.writeFile(path, upload.data, {
         contentType: upload.contentType,
         signal: c.req.raw.signal,
         ...(ifMatch === undefined ? {} : { ifMatch }),
-        ...(ifNoneMatch?.trim() === '*' ? { ifNoneMatch: '*' as const } : {}),
+        ...(createOnly ? { ifNoneMatch: '*' as const } : {}),
       })
       return json(
         c,
