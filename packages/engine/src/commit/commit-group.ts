@@ -107,8 +107,9 @@ export class CommitGroup {
         this.moves.push(move)
         this.roots.set(update.ref, update.root)
       }
-      if (outcome.ops !== undefined) this.ops.push(...outcome.ops)
-      if (outcome.changes !== undefined) this.changes.push(...outcome.changes)
+      // Loops, not spreads: a bulk write can carry more ops than a call takes arguments.
+      for (const op of outcome.ops ?? []) this.ops.push(op)
+      for (const change of outcome.changes ?? []) this.changes.push(change)
       if (outcome.tally !== undefined) {
         this.tally.chunks += outcome.tally.chunks
         this.tally.rawBytes += outcome.tally.rawBytes

@@ -252,8 +252,8 @@ export class Committer {
       const mark = objects.mark()
       try {
         const outcome = await derive(objects, from, to)
-        ops.push(...outcome.ops)
-        roots.push(...outcome.roots)
+        for (const op of outcome.ops) ops.push(op)
+        for (const root of outcome.roots) roots.push(root)
       } catch {
         objects.rollback(mark)
       }

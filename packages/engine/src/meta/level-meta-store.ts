@@ -148,6 +148,11 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
     },
     async close() {
+      // Writes the memtable to a table and drops its log first: a closed database then takes
+      // its size on disk, not its size plus a log that only the next open would replay
+      // (measured: 150 MB instead of 89 MB after a bulk load). Best effort: a full disk
+      // only leaves the log to replay.
+      await startNewLog?.().catch(() => undefined)
       try {
         await db.close()
       } catch (err) {

@@ -40,6 +40,7 @@ export function bulkWriteMutation(
 ): Mutation<{ outcomes: BulkOutcome[]; version: string }> {
   return {
     ref,
+    speculative: true,
     async apply({ root, objects, now }) {
       const outcomes: BulkOutcome[] = []
       const changes: PathChange[] = entries.map((item, i) => ({
