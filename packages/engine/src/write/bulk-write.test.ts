@@ -71,6 +71,7 @@ describe('Workspace.writeFiles', () => {
       ['/site/empty', true, result.version],
     ])
     expect(written[0]?.hash).toBe((await db.stat('/site/index.html')).hash)
+    expect(written[0]).toMatchObject({ createdAt: time, updatedAt: time })
     // One change for the whole batch, naming every path.
     expect(created()).toHaveLength(1)
     expect(created()[0]).toMatchObject({ version: result.version, fork: undefined })
@@ -89,12 +90,17 @@ describe('Workspace.writeFiles', () => {
     await db.writeFile('/a.txt', 'old')
     const createdAt = (await db.stat('/a.txt')).createdAt
     time += 1000
-    const result = await db.writeFiles([
-      { path: '/a.txt', data: 'new' },
-      { path: '/b.txt', data: 'first' },
-      { path: '/b.txt', data: 'second' },
-    ])
+    const written: WrittenFile[] = []
+    const result = await db.writeFiles(
+      [
+        { path: '/a.txt', data: 'new' },
+        { path: '/b.txt', data: 'first' },
+        { path: '/b.txt', data: 'second' },
+      ],
+      { onWritten: (file) => written.push(file) },
+    )
     expect(result).toMatchObject({ files: 3, created: 1, replaced: 2, versions: 1 })
+    expect(written[0]).toMatchObject({ created: false, createdAt, updatedAt: time })
     expect(text(await db.readFile('/a.txt'))).toBe('new')
     expect(await db.stat('/a.txt')).toMatchObject({ createdAt, updatedAt: time })
     expect(text(await db.readFile('/b.txt'))).toBe('second')

@@ -47,6 +47,10 @@ export interface WrittenFile {
   created: boolean
   /** Hex hash of the version the file's batch produced. */
   version: string
+  /** When the path first held a file (ms since the epoch), kept across replacements. */
+  createdAt: number
+  /** When this write happened: the batch's commit time (ms since the epoch). */
+  updatedAt: number
 }
 
 /** Options of {@link Workspace.writeFiles}. */
@@ -201,6 +205,8 @@ export async function writeFiles(
         contentType: file.contentType,
         created,
         version,
+        createdAt: file.createdAt,
+        updatedAt: file.updatedAt,
       })
     }
   }
