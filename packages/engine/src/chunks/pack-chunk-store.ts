@@ -18,7 +18,7 @@ import { nodePackFileSystem } from './pack-file-system'
 import type { PackFileSystem } from './pack-file-system'
 import { decodePackLocation, indexOp, packLengthOp } from './pack-location'
 import type { PackLocation } from './pack-location'
-import { readManyRecords } from './pack-read-many'
+import { createLocationCache, locationKey, readManyRecords } from './pack-read-many'
 import { recoverPacks } from './pack-recovery'
 import type { PackRecoveryReport } from './pack-recovery'
 import { StagingTable } from './staging-table'
@@ -106,6 +106,7 @@ export async function createPackChunkStore(
       : undefined
   const appender = new PackAppender(files, dir, packs, { active, nextId, sizeLimit })
   const table = new StagingTable<Staged>()
+  const locations = createLocationCache()
   let closed = false
   let flushing: Promise<MetaOp[]> | undefined
   let queuedFlush: Promise<MetaOp[]> | undefined
@@ -247,7 +248,7 @@ export async function createPackChunkStore(
 
     readMany(hashes) {
       return readManyRecords(
-        { table, meta, packs, readOne, readAt, readSpan, openAt, assertOpen },
+        { table, meta, packs, readOne, readAt, readSpan, openAt, assertOpen, locations },
         hashes,
       )
     },
@@ -297,6 +298,7 @@ export async function createPackChunkStore(
       assertOpen()
       assertChunkHash(hash)
       table.forget(hash)
+      locations.delete(locationKey(hash))
       return [{ type: 'del', space: 'chunkidx', key: hash.slice() }]
     },
 

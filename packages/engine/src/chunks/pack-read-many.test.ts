@@ -136,4 +136,41 @@ describe('pack-chunk-store readMany', () => {
       0, 0,
     ])
   })
+
+  it('remembers chunk locations, and finds records again after compaction moved them', async () => {
+    let indexReads = 0
+    const f = await openPackFixture(await newPackDir(), {
+      packSizeLimit: 100_000,
+      wrapMeta: (meta) => ({
+        ...meta,
+        getMany: (space, keys) => {
+          if (space === 'chunkidx') indexReads++
+          return meta.getMany(space, keys)
+        },
+      }),
+    })
+    const kept = Array.from({ length: 3 }, (_, i) => pseudoRandomBytes(20_000, 400 + i))
+    const dropped = Array.from({ length: 3 }, (_, i) => pseudoRandomBytes(20_000, 410 + i))
+    await storeInOrder(f, [...kept, ...dropped])
+    const check = async () => {
+      const read = await f.store.readMany?.(kept.map(id))
+      expect(read?.map((b, i) => Buffer.compare(b, kept[i] as Uint8Array))).toEqual([0, 0, 0])
+    }
+    await check()
+    expect(indexReads).toBe(1)
+    await check()
+    expect(indexReads).toBe(1)
+    // Drop half of the pack and compact: the kept records move to a new pack.
+    await f.meta.batch(
+      dropped.flatMap((c) => f.store.removeOps(id(c))),
+      { sync: true },
+    )
+    const before = (await f.location(id(kept[0] as Uint8Array))).pack
+    await f.store.compact({ commit: (ops) => f.meta.batch(ops, { sync: true }), minDeadRatio: 0.1 })
+    expect((await f.location(id(kept[0] as Uint8Array))).pack).not.toBe(before)
+    await check()
+    expect(
+      await codeOf(f.store.readMany?.([id(dropped[0] as Uint8Array)]) ?? Promise.resolve()),
+    ).toBe('NOT_FOUND')
+  })
 })
