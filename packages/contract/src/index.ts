@@ -121,3 +121,12 @@ export {
 export type { ShareView } from './shares'
 export { QUERY_OPERATORS, queryBodySchema, queryConditionSchema, queryResultSchema } from './query'
 export type { QueryBody, QueryComparison, QueryCondition, QueryResultView } from './query'
+export {
+  commitBodySchema,
+  commitManyBodySchema,
+  commitManyFileSchema,
+  commitManyResultSchema,
+  MAX_COMMIT_MANY_FILES,
+  uploadChunkRefSchema,
+} from './uploads'
+export type { CommitManyFile, CommitManyResultView } from './uploads'

@@ -1,8 +1,8 @@
 import * as v from 'valibot'
-import { contentTypeSchema } from '../content-type'
 import { forkQuerySchema, writeResultSchema } from '../files'
 import { versionHashSchema } from '../query-values'
 import { defineRoute } from '../route'
+import { commitBodySchema, commitManyBodySchema, commitManyResultSchema } from '../uploads'
 
 /** Routes of /uploads/*: large uploads that send only the chunks the server lacks (DESIGN §7.1). */
 export const uploadRoutes = {
@@ -29,23 +29,15 @@ export const uploadRoutes = {
     method: 'POST',
     path: '/uploads/commit',
     auth: 'token',
-    request: {
-      query: forkQuerySchema,
-      body: v.object({
-        path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
-        chunks: v.pipe(
-          v.array(
-            v.object({
-              hash: versionHashSchema,
-              size: v.pipe(v.number(), v.integer(), v.minValue(1)),
-            }),
-          ),
-          v.maxLength(1_000_000),
-        ),
-        content_type: v.optional(contentTypeSchema),
-        hash: v.optional(versionHashSchema),
-      }),
-    },
+    request: { query: forkQuerySchema, body: commitBodySchema },
     response: writeResultSchema,
+  }),
+  uploadsCommitMany: defineRoute({
+    id: 'uploads.commitMany',
+    method: 'POST',
+    path: '/uploads/commit-many',
+    auth: 'token',
+    request: { query: forkQuerySchema, body: commitManyBodySchema },
+    response: commitManyResultSchema,
   }),
 } as const

@@ -1,4 +1,5 @@
 import type { Principal } from '@svcdb/auth'
+import { ServerError } from '../../errors/server-error'
 
 /** Chunks remembered by default, over every caller (≈ 150 bytes each). */
 export const DEFAULT_POSSESSION_ENTRIES = 100_000
@@ -52,4 +53,26 @@ export function createChunkPossession(maxEntries = DEFAULT_POSSESSION_ENTRIES): 
 export function possessionOwner(principal: Principal): string {
   if (principal.keyId !== undefined) return `key:${principal.keyId}`
   return `user:${principal.userId ?? 'share'}`
+}
+
+/**
+ * Throws 400 `BAD_REQUEST` unless `owner` sent every chunk of `chunks` itself, each with the
+ * size given: a commit may name only such chunks (see {@link ChunkPossession}).
+ */
+export function assertPossessed(
+  possession: ChunkPossession,
+  owner: string,
+  chunks: Iterable<{ hash: string; size: number }>,
+): void {
+  for (const chunk of chunks) {
+    const hash = chunk.hash.toLowerCase()
+    const size = possession.sizeOf(owner, hash)
+    if (size === undefined)
+      throw new ServerError(
+        'BAD_REQUEST',
+        `chunk ${hash} was not sent by this caller: PUT /uploads/chunks/${hash} first`,
+      )
+    if (size !== chunk.size)
+      throw new ServerError('BAD_REQUEST', `chunk ${hash} is ${size} bytes, not ${chunk.size}`)
+  }
 }

@@ -7,7 +7,8 @@ import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { accessOf, allow } from '../files/file-access'
 import { requestBody } from '../versions/request-body'
-import { createChunkPossession, possessionOwner } from './chunk-possession'
+import { commitManyHandler } from './commit-many-handler'
+import { assertPossessed, createChunkPossession, possessionOwner } from './chunk-possession'
 import type { ChunkPossession } from './chunk-possession'
 
 /** Reads a chunk body, refusing one larger than the chunker's maximum before buffering it. */
@@ -29,7 +30,7 @@ function assertMayUpload(access: Access): void {
     throw new ServerError('FORBIDDEN', 'uploads need create or update permission on some path')
 }
 
-/** `/uploads/*`: check, send missing chunks, commit (DESIGN §7.1). */
+/** `/uploads/*`: check, send missing chunks, commit one file or many (DESIGN §7.1). */
 export function uploadRouteHandlers(ctx: {
   db: Database
   auth: Auth
@@ -84,22 +85,8 @@ export function uploadRouteHandlers(ctx: {
         () => false,
       )
       allow(access, path, exists ? 'update' : 'create')
-      if (!access.principal.isRoot) {
-        const owner = possessionOwner(access.principal)
-        for (const chunk of body.chunks) {
-          const size = possession.sizeOf(owner, chunk.hash)
-          if (size === undefined)
-            throw new ServerError(
-              'BAD_REQUEST',
-              `chunk ${chunk.hash.toLowerCase()} was not sent by this caller: PUT /uploads/chunks/${chunk.hash.toLowerCase()} first`,
-            )
-          if (size !== chunk.size)
-            throw new ServerError(
-              'BAD_REQUEST',
-              `chunk ${chunk.hash.toLowerCase()} is ${size} bytes, not ${chunk.size}`,
-            )
-        }
-      }
+      if (!access.principal.isRoot)
+        assertPossessed(possession, possessionOwner(access.principal), body.chunks)
       const written = await target.writeChunks(path, body.chunks, {
         contentType: body.content_type ?? 'application/octet-stream',
         ...(body.hash === undefined ? {} : { contentHash: body.hash }),
@@ -119,5 +106,6 @@ export function uploadRouteHandlers(ctx: {
         written.created ? 201 : 200,
       )
     }),
+    commitManyHandler({ db, auth, possession }),
   ]
 }

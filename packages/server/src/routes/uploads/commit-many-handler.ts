@@ -1,0 +1,89 @@
+import type { Access, Auth } from '@svcdb/auth'
+import { routes } from '@svcdb/contract'
+import type { writeResultSchema } from '@svcdb/contract'
+import type * as v from 'valibot'
+import type { Database, Workspace, WrittenFile } from '@svcdb/engine'
+import { isEngineError, normalizePath } from '@svcdb/engine'
+import { handleRoute } from '../../routing/route-handler'
+import type { RouteHandler } from '../../routing/route-handler'
+import { accessOf, allow } from '../files/file-access'
+import { assertPossessed, possessionOwner } from './chunk-possession'
+import type { ChunkPossession } from './chunk-possession'
+
+type WriteResultView = v.InferOutput<typeof writeResultSchema>
+
+async function exists(target: Workspace, path: string): Promise<boolean> {
+  try {
+    await target.stat(path, { follow: false })
+    return true
+  } catch (err) {
+    if (isEngineError(err, 'NOT_FOUND')) return false
+    throw err
+  }
+}
+
+/**
+ * Checks the right `/uploads/commit` needs on `path`: create for a new path, update for an
+ * existing one, configure too for configuration paths (scoped callers' denials answer 404).
+ */
+async function allowWrite(access: Access, target: Workspace, path: string): Promise<void> {
+  // Presence only picks the right to check: a caller holding both skips the tree walk.
+  if (access.allows(path, 'create') && access.allows(path, 'update')) allow(access, path, 'update')
+  else allow(access, path, (await exists(target, path)) ? 'update' : 'create')
+}
+
+/** The per-file answer, the body `/uploads/commit` gives for one file. */
+function writeResult(file: WrittenFile): WriteResultView {
+  return {
+    path: file.path,
+    name: file.path.slice(file.path.lastIndexOf('/') + 1),
+    entry_type: 'file',
+    size: file.size,
+    content_type: file.contentType,
+    hash: file.hash,
+    version: file.version,
+    created_at: file.createdAt,
+    updated_at: file.updatedAt,
+  }
+}
+
+/**
+ * `POST /uploads/commit-many`: many files made of chunks the caller sent, committed as one
+ * version (`Workspace.writeFiles`, one `entries_created` event). Every path's right and every
+ * chunk's possession is checked before anything is written, and the write is atomic: one
+ * refused or failing file refuses the whole request and stores nothing.
+ */
+export function commitManyHandler(ctx: {
+  db: Database
+  auth: Auth
+  possession: ChunkPossession
+}): RouteHandler {
+  const { db, auth, possession } = ctx
+  return handleRoute(routes.uploadsCommitMany, async (c, { query, body }) => {
+    const access = await accessOf(c, auth)
+    const target = query.fork === undefined ? db : db.fork(query.fork)
+    const paths = body.files.map((file) => normalizePath(file.path))
+    for (const path of paths) await allowWrite(access, target, path)
+    if (!access.principal.isRoot) {
+      const owner = possessionOwner(access.principal)
+      for (const file of body.files) assertPossessed(possession, owner, file.chunks)
+    }
+    const files: WriteResultView[] = []
+    const result = await target.writeFiles(
+      body.files.map((file, i) => ({
+        path: paths[i] as string,
+        chunks: file.chunks,
+        contentType: file.content_type ?? 'application/octet-stream',
+        ...(file.hash === undefined ? {} : { contentHash: file.hash }),
+        ...(file.metadata === undefined ? {} : { metadata: file.metadata }),
+      })),
+      {
+        // One batch, so one version: the body's 1 MB bounds what the batch holds.
+        maxBatchFiles: body.files.length,
+        maxBatchBytes: Number.MAX_SAFE_INTEGER,
+        onWritten: (file) => files.push(writeResult(file)),
+      },
+    )
+    return c.json({ version: result.version, files }, 200)
+  })
+}
