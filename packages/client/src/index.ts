@@ -31,4 +31,10 @@ export type {
 } from './resources/versions'
 export { chunkHash, contentHash } from './uploads/chunk-hash'
 export type { UploadOptions, UploadProgress } from './uploads/dedup-upload'
+export type {
+  UploadManyFile,
+  UploadManyOptions,
+  UploadManyProgress,
+  UploadManyResult,
+} from './uploads/bulk-upload'
 export type { UploadSource } from './uploads/upload-source'

@@ -5,6 +5,8 @@ import { ClientError } from '../errors'
 import { readBody } from '../http/read-body'
 import type { CallOptions } from '../http/route-types'
 import type { ResponseOf, Transport } from '../http/transport'
+import { uploadMany } from '../uploads/bulk-upload'
+import type { UploadManyFile, UploadManyOptions, UploadManyResult } from '../uploads/bulk-upload'
 import { dedupUpload } from '../uploads/dedup-upload'
 import type { UploadOptions } from '../uploads/dedup-upload'
 import { prepareBody } from '../uploads/upload-source'
@@ -80,6 +82,21 @@ export interface FilesApi {
     source: UploadSource,
     options?: UploadOptions,
   ): Promise<ResponseOf<R['uploadsCommit']>>
+  /**
+   * Uploads many files, sending only the chunks the server lacks, and commits them as one
+   * version per `POST /uploads/commit-many` (up to 10,000 files or 1 MB of JSON each). Files
+   * are read one at a time from an iterable or async iterable, so memory stays bounded.
+   *
+   * @example
+   * const { version, files } = await client.files.uploadMany([
+   *   { path: '/site/index.html', source: '<h1>hi</h1>', contentType: 'text/html' },
+   *   { path: '/site/app.js', source: () => fetch('/app.js').then((r) => r.blob()) },
+   * ])
+   */
+  uploadMany(
+    files: Iterable<UploadManyFile> | AsyncIterable<UploadManyFile>,
+    options?: UploadManyOptions,
+  ): Promise<UploadManyResult>
   /** Downloads a file as a stream; `undefined` when `ifNoneMatch` still matches (304). */
   read(path: string, options?: ReadOptions): Promise<Download | undefined>
   /** The whole file in memory. */
@@ -226,6 +243,7 @@ export function filesApi(t: Transport): FilesApi {
       })
     },
     upload: (path, source, options) => dedupUpload(t, path, source, options),
+    uploadMany: (files, options) => uploadMany(t, files, options),
     read,
     readBytes,
     readText: async (path, options) => new TextDecoder().decode(await readBytes(path, options)),

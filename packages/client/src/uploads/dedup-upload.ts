@@ -3,6 +3,7 @@ import { chunkStream } from '@svcdb/engine/chunking'
 import { abortError } from '../http/abort'
 import type { ResponseOf, Transport } from '../http/transport'
 import { chunkHash, contentHash } from './chunk-hash'
+import { sendMissing } from './send-missing'
 import { readSource } from './upload-source'
 import type { UploadSource } from './upload-source'
 
@@ -51,23 +52,19 @@ export async function dedupUpload(
     const chunks = batch
     batch = []
     const hashes = await Promise.all(chunks.map(chunkHash))
-    const { missing } = await t.json(routes.uploadsCheck, { json: { hashes }, signal })
-    const wanted = new Set(missing)
-    const sends = chunks
-      .map((chunk, i) => ({ chunk, hash: hashes[i] as string }))
-      .filter(({ hash }) => wanted.delete(hash))
-    await runLimited(sends, options.concurrency ?? 4, async ({ chunk, hash }) => {
-      await t.json(routes.uploadsChunk, {
-        params: { hash },
-        body: chunk as Uint8Array<ArrayBuffer>,
-        replayable: true,
-        headers: { 'content-type': 'application/octet-stream' },
+    await sendMissing(
+      t,
+      chunks.map((bytes, i) => ({ hash: hashes[i] as string, bytes })),
+      {
         signal,
-      })
-      progress.bytesSent += chunk.length
-      progress.chunksSent++
-      options.onProgress?.({ ...progress })
-    })
+        concurrency: options.concurrency ?? 4,
+        onSent: ({ bytes }) => {
+          progress.bytesSent += bytes.length
+          progress.chunksSent++
+          options.onProgress?.({ ...progress })
+        },
+      },
+    )
     chunks.forEach((chunk, i) => refs.push({ hash: hashes[i] as string, size: chunk.length }))
     options.onProgress?.({ ...progress })
   }
@@ -88,16 +85,4 @@ export async function dedupUpload(
     ...(options.contentType === undefined ? {} : { content_type: options.contentType }),
   }
   return t.json(routes.uploadsCommit, { query: { fork: options.fork }, json, signal })
-}
-
-async function runLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0
-  const lane = async () => {
-    while (next < items.length) await work(items[next++] as T)
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
 }
