@@ -5,6 +5,7 @@ import { usageError } from '../cli-error'
 import { createProgress } from '../output/progress'
 import { formatBytes, formatTable, formatTime } from '../output/table'
 import { counting, openLocalSource, writeLocal } from './local-files'
+import { putTree } from './put-tree'
 import { stringOption } from '../option-value'
 
 const forkOption = { fork: { type: 'string' } } as const
@@ -46,18 +47,42 @@ const entryColumns = [
 export const fileCommands: Command[] = [
   {
     name: 'put',
-    summary: 'upload a local file (or - for stdin) to a path',
-    usage: '<local|-> <remote>',
+    summary: 'upload a local file (or - for stdin) to a path; -r a directory tree',
+    usage: '<local|-> <remote>  |  -r <local-dir> <remote-dir>',
     details:
       'Large files go up in content-defined chunks and only the chunks the server lacks are sent\n' +
-      '(--stream sends the bytes in one request instead).\n\nExample: svcdb put report.pdf /docs/report.pdf',
+      '(--stream sends the bytes in one request instead).\n\n' +
+      '-r uploads every regular file below a local directory to the same relative path below\n' +
+      'the remote one (created when absent), sending only the chunks the server lacks; each\n' +
+      'request commits up to 10,000 files as one version. Symlinks and special files are\n' +
+      'skipped (listed on stderr); --content-type applies to every file.\n\n' +
+      'Examples: svcdb put report.pdf /docs/report.pdf\n' +
+      '          svcdb put -r ./site /www',
     options: {
       ...forkOption,
       'content-type': { type: 'string' },
       stream: { type: 'boolean' },
+      recursive: { type: 'boolean', short: 'r' },
     },
     args: [2, 2],
     async run([local, target], values, ctx) {
+      if (values.recursive === true) {
+        if (values.stream === true)
+          throw usageError('--stream uploads one file; put -r cannot use it')
+        if (local === '-') throw usageError('put -r takes a local directory, not -')
+        const contentType = stringOption(values['content-type'])
+        const fork = stringOption(values.fork)
+        await putTree(
+          local as string,
+          remote(target as string),
+          {
+            ...(contentType === undefined ? {} : { contentType }),
+            ...(fork === undefined ? {} : { fork }),
+          },
+          ctx,
+        )
+        return
+      }
       const client = await ctx.client()
       const { stream, size } = await openLocalSource(local as string, ctx.io)
       const progress = createProgress({
