@@ -2,6 +2,7 @@ import { dirname } from 'node:path'
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
 import { EngineError, isEngineError } from '../errors'
 import { insufficientStorage } from '../storage/no-space'
+import { createInPlaceBudget } from './in-place-budget'
 import { logRotationOf } from './level-log-rotation'
 import { createLevelWriteQueue } from './level-write-queue'
 import { BINARY_SPACES, TEXT_SPACES } from './meta-store'
@@ -65,6 +66,7 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
   }
   const sub = (space: Space): Sublevel => spaces.get(space) as Sublevel
   const readsInPlace = (db.supports as { getSync?: boolean }).getSync === true
+  const inPlace = createInPlaceBudget()
   const { location } = db as { location?: unknown }
   const onDisk = typeof location === 'string' ? location : undefined
   const ioError = (action: string, err: unknown) => levelError(action, err, onDisk)
@@ -92,7 +94,8 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
         // promise per read), the largest cost of a small write (issue 16).
         // (Only once open: an async read waits for a deferred open, a sync one cannot.)
         const level = sub(space)
-        if (readsInPlace && level.status === 'open') return level.getSync(key) ?? undefined
+        if (readsInPlace && level.status === 'open' && inPlace())
+          return level.getSync(key) ?? undefined
         return (await level.get(key)) ?? undefined
       } catch (err) {
         throw ioError('read', err)
