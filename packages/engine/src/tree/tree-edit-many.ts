@@ -3,10 +3,9 @@ import { sameBytes } from '../internal/hex'
 import type { WriteSet } from '../objects/object-store'
 import { pageTotals } from '../objects/tree-objects'
 import type { DirEntry } from '../objects/tree-objects'
-import { joinSegments } from '../path/db-path'
 import { loadPage, lookupEntry } from './prolly/prolly-read'
 import { editDirectory } from './prolly/prolly-write'
-import { directoryEntry, emptyDirectory } from './tree-edit'
+import { descendInto, directoryEntry } from './tree-edit'
 import type { DirResult, EditOptions, EntryChange } from './tree-edit'
 
 /** One change of {@link editManyAtPaths}: `change` applied to the entry at `segments`. */
@@ -131,25 +130,7 @@ async function editChild(
   depth: number,
 ): Promise<DirEntry | undefined> {
   const name = segments[depth] as string
-  let childHash: Uint8Array
-  let createdAt = options.now
-  if (current === undefined) {
-    if (!options.createParents) {
-      throw new EngineError(
-        'NOT_FOUND',
-        `no such directory: ${joinSegments(segments.slice(0, depth + 1))}`,
-      )
-    }
-    childHash = emptyDirectory(objects)
-  } else if (current.kind !== 'directory') {
-    const at = joinSegments(segments.slice(0, depth + 1))
-    throw new EngineError('NOT_A_DIRECTORY', `${at} is a ${current.kind}, not a directory`, {
-      path: at,
-    })
-  } else {
-    childHash = current.hash
-    createdAt = current.createdAt
-  }
+  const { childHash, createdAt } = descendInto(objects, current, segments, options, depth)
   const child = await editBelow(objects, childHash, below, options, depth + 1)
   if (current !== undefined && !child.touched) return undefined
   return directoryEntry(name, child, createdAt, options.now)

@@ -53,6 +53,36 @@ export function directoryEntry(
 }
 
 /**
+ * The directory to descend into at `segments[depth]`, and its creation time: the existing
+ * one, or a new empty one when parents may be created. A file or symlink on the way is
+ * `NOT_A_DIRECTORY`; a missing parent without `createParents`, `NOT_FOUND`.
+ */
+export function descendInto(
+  objects: WriteSet,
+  existing: DirEntry | undefined,
+  segments: readonly string[],
+  options: EditOptions,
+  depth: number,
+): { childHash: Uint8Array; createdAt: number } {
+  if (existing === undefined) {
+    if (!options.createParents) {
+      throw new EngineError(
+        'NOT_FOUND',
+        `no such directory: ${joinSegments(segments.slice(0, depth + 1))}`,
+      )
+    }
+    return { childHash: emptyDirectory(objects), createdAt: options.now }
+  }
+  if (existing.kind !== 'directory') {
+    const at = joinSegments(segments.slice(0, depth + 1))
+    throw new EngineError('NOT_A_DIRECTORY', `${at} is a ${existing.kind}, not a directory`, {
+      path: at,
+    })
+  }
+  return { childHash: existing.hash, createdAt: existing.createdAt }
+}
+
+/**
  * Applies `change` to the entry at `segments` below the directory `dirHash` and rewrites
  * every directory on the way up (their sizes, counts and `updatedAt`). `change` returning
  * `undefined` means "no change": the directory hash is returned untouched. Parents must be
@@ -73,25 +103,7 @@ export async function editAtPath(
   if (depth === segments.length - 1) {
     replacement = await change(existing)
   } else {
-    let childHash: Uint8Array
-    let createdAt = options.now
-    if (existing === undefined) {
-      if (!options.createParents) {
-        throw new EngineError(
-          'NOT_FOUND',
-          `no such directory: ${joinSegments(segments.slice(0, depth + 1))}`,
-        )
-      }
-      childHash = emptyDirectory(objects)
-    } else if (existing.kind !== 'directory') {
-      const at = joinSegments(segments.slice(0, depth + 1))
-      throw new EngineError('NOT_A_DIRECTORY', `${at} is a ${existing.kind}, not a directory`, {
-        path: at,
-      })
-    } else {
-      childHash = existing.hash
-      createdAt = existing.createdAt
-    }
+    const { childHash, createdAt } = descendInto(objects, existing, segments, options, depth)
     const child = await editAtPath(objects, childHash, segments, change, options, depth + 1)
     if (existing !== undefined && sameBytes(child.hash, existing.hash)) replacement = undefined
     else replacement = directoryEntry(name, child, createdAt, options.now)
