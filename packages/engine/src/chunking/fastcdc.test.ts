@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CHUNK_SIZES, chunkStream, createChunker } from './fastcdc'
+import { CHUNK_SIZES, chunkStream, createChunker, createChunkerWithScanner } from './fastcdc'
 import type { ChunkerOptions } from './fastcdc'
+import { createJsGearScanner } from './gear-scan'
+import { createWasmGearScanner } from './gear-scan-wasm'
 import { GEAR } from './gear-table'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 
@@ -121,6 +123,43 @@ describe('fastcdc', () => {
         },
       ),
       { numRuns: 15 },
+    )
+  })
+
+  it('cuts like the reference with any sizes and any splits, through every gear loop', () => {
+    const scanners = { wasm: createWasmGearScanner(), js: createJsGearScanner() }
+    expect(scanners.wasm).toBeDefined()
+    const sizes = fc
+      .record({
+        avgBits: fc.integer({ min: 4, max: 12 }),
+        minPart: fc.double({ min: 0, max: 1, noNaN: true }),
+        maxTimes: fc.double({ min: 1, max: 4, noNaN: true }),
+      })
+      .map(({ avgBits, minPart, maxTimes }) => {
+        const avgSize = 2 ** avgBits
+        return {
+          minSize: Math.max(1, Math.floor((avgSize - 1) * minPart)),
+          avgSize,
+          maxSize: Math.floor(avgSize * maxTimes) + 1,
+        }
+      })
+    fc.assert(
+      fc.property(
+        sizes,
+        fc.uint8Array({ maxLength: 20_000, size: 'max' }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (options, data, offsets) => {
+          const expected = referenceCuts(data, options)
+          for (const scanner of Object.values(scanners)) {
+            const chunker = createChunkerWithScanner(options, scanner!)
+            const parts = split(data, offsets)
+            const chunks = [...parts.flatMap((p) => chunker.push(p)), ...chunker.end()]
+            expect(cutsOf(chunks)).toEqual(expected)
+            expectSameBytes(concat(chunks), data)
+          }
+        },
+      ),
+      { numRuns: 300 },
     )
   })
 

@@ -1,7 +1,8 @@
 // Streaming FastCDC (Xia et al., "FastCDC: a Fast and Efficient Content-Defined Chunking
 // Approach for Data Deduplication", USENIX ATC 2016) with normalised chunking at level 2.
 // Runs in browsers too (the client chunks uploads with it), so nothing here imports `node:*`.
-import { GEAR } from './gear-table'
+import { defaultGearScanner } from './gear-scan'
+import type { GearScanner } from './gear-scan'
 
 /** Chunk size parameters; the defaults are the storage format's (DESIGN §3.2). */
 export interface ChunkerOptions {
@@ -70,8 +71,9 @@ class FastCdcChunker implements Chunker {
   /** Bytes of the current chunk received in earlier pushes, copied out of their inputs. */
   #carry: Uint8Array | undefined
   #carried = 0
+  readonly #scanner: GearScanner
 
-  constructor(options: ChunkerOptions) {
+  constructor(options: ChunkerOptions, scanner: GearScanner) {
     const min = options.minSize ?? CHUNK_SIZES.minSize
     const avg = options.avgSize ?? CHUNK_SIZES.avgSize
     const max = options.maxSize ?? CHUNK_SIZES.maxSize
@@ -82,12 +84,13 @@ class FastCdcChunker implements Chunker {
     this.#max = max
     this.#maskS = topMask(bits + 2)
     this.#maskL = topMask(bits - 2)
+    this.#scanner = scanner
   }
 
   push(data: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = []
     const n = data.length
-    const gear = GEAR
+    const scanner = this.#scanner
     const maskS = this.#maskS
     const maskL = this.#maskL
     let start = 0 // where the current chunk's bytes begin in `data`
@@ -102,23 +105,23 @@ class FastCdcChunker implements Chunker {
       if (i >= n) break
       let h = this.#hash
       let cut = -1
+      // The stricter mask up to the average size, the looser one after it: two scans, so the
+      // loop itself never looks at the position.
       if (i < avgAt) {
         const stop = avgAt < n ? avgAt : n
-        for (; i < stop; i++) {
-          h = ((h << 1) + gear[data[i] as number]!) | 0
-          if ((h & maskS) === 0) {
-            cut = i + 1
-            break
-          }
+        cut = scanner.scan(data, i, stop, h, maskS)
+        if (cut < 0) {
+          h = scanner.hash
+          i = stop
         }
       }
       if (cut < 0 && i >= avgAt) {
         const stop = maxAt < n ? maxAt : n
-        for (; i < stop; i++) {
-          h = ((h << 1) + gear[data[i] as number]!) | 0
-          if ((h & maskL) === 0) {
-            cut = i + 1
-            break
+        if (i < stop) {
+          cut = scanner.scan(data, i, stop, h, maskL)
+          if (cut < 0) {
+            h = scanner.hash
+            i = stop
           }
         }
         if (cut < 0 && i >= maxAt) cut = maxAt
@@ -190,7 +193,12 @@ class FastCdcChunker implements Chunker {
  * for (const chunk of chunker.end()) store(chunk)
  */
 export function createChunker(options: ChunkerOptions = {}): Chunker {
-  return new FastCdcChunker(options)
+  return new FastCdcChunker(options, defaultGearScanner())
+}
+
+/** {@link createChunker} with a given gear loop (tests run every implementation through it). */
+export function createChunkerWithScanner(options: ChunkerOptions, scanner: GearScanner): Chunker {
+  return new FastCdcChunker(options, scanner)
 }
 
 /**
