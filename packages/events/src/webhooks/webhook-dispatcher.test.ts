@@ -10,6 +10,7 @@ import { createFakeClock } from '../testing/fake-clock'
 import { createMemoryWebhookQueue } from './memory-webhook-queue'
 import { createWebhookDispatcher } from './webhook-dispatcher'
 import type { WebhookDispatcherOptions } from './webhook-dispatcher'
+import type { WebhookQueue } from './webhook-queue'
 import type { WebhookConfig } from './webhooks-config'
 
 interface Received {
@@ -283,6 +284,34 @@ describe('createWebhookDispatcher', () => {
     await dispatcher.close()
     expect(dispatcher.stats().inFlight).toBe(0)
     expect(await queue.get('delivery-1')).toMatchObject({ attempts: 0 })
+  })
+
+  it('reads its queue after events only when one of them was queued', async () => {
+    const target = await receiver()
+    const memory = createMemoryWebhookQueue()
+    let reads = 0
+    const queue: WebhookQueue = {
+      ...memory,
+      due: (now, limit) => {
+        reads++
+        return memory.due(now, limit)
+      },
+    }
+    const { bus, dispatcher } = setup({
+      webhooks: [webhook(target.url, { events: ['entries_deleted'] })],
+      queue,
+    })
+    await dispatcher.idle()
+    const before = reads
+    for (let i = 0; i < 5; i++) bus.publish('entries_created', created(`/f${i}`))
+    await dispatcher.idle()
+    expect(reads).toBe(before)
+    expect(target.received).toHaveLength(0)
+
+    bus.publish('entries_deleted', created('/gone'))
+    await dispatcher.idle()
+    expect(reads).toBeGreaterThan(before)
+    expect(target.received.map((r) => JSON.parse(r.body).payload)).toEqual([created('/gone')])
   })
 
   it('refuses bad options at once', () => {

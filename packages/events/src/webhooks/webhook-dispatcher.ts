@@ -130,7 +130,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     return compiled.result
   }
 
-  const enqueue = async (event: EventEnvelope) => {
+  // Resolves with the deliveries it queued.
+  const enqueue = async (event: EventEnvelope): Promise<number> => {
+    let queued = 0
     for (const hook of hooks.values()) {
       if (hook.filter(event) === undefined) continue
       const delivery: WebhookDelivery = {
@@ -146,6 +148,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       try {
         await queue.put(delivery)
         counts.enqueued++
+        queued++
       } catch (cause) {
         failed(
           `could not queue ${event.event_id} for '${hook.config.id}': ${message(cause)}`,
@@ -153,6 +156,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         )
       }
     }
+    return queued
   }
 
   const attempt = async (delivery: WebhookDelivery) => {
@@ -244,9 +248,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       const events = await subscription.take(256)
       if (events.length === 0) return
       pumping = true
-      for (const event of events) await enqueue(event)
+      let queued = 0
+      for (const event of events) queued += await enqueue(event)
       pumping = false
-      void drain()
+      // Events no webhook wants change nothing in the queue: no need to read it again (two
+      // queue reads per commit otherwise, with no webhook configured).
+      if (queued > 0) void drain()
     }
   }
 
