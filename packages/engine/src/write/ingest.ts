@@ -1,11 +1,11 @@
 import { throwIfAborted } from '../errors'
 import type { ChunkStore } from '../chunks/chunk-store'
-import { createChunker } from '../chunking/fastcdc'
+import { CHUNK_SIZES, createChunker } from '../chunking/fastcdc'
 import type { Lease } from '../gc/gc-fence'
 import type { Hasher } from '../hashing/hasher'
 import type { MetaOp } from '../meta/meta-store'
 import type { ChunkRef } from '../objects/tree-objects'
-import { dataBuffers } from './write-data'
+import { leadingBytes } from './write-data'
 import type { WriteData } from './write-data'
 
 /** Chunk stores written to concurrently per upload: hashing the next chunk overlaps the I/O of the last. */
@@ -31,6 +31,10 @@ const CONTENT_PREFIX = new TextEncoder().encode('content:')
  * Memory is bounded by the chunker's max chunk size times the staging window, whatever the
  * size of the content.
  *
+ * Content of at most the chunker's minimum size is one chunk whatever its bytes (the chunker
+ * never cuts before it), so it is staged at once, without the chunker: the same chunk, the
+ * same hashes.
+ *
  * The content hash is computed from the chunk ids rather than by hashing every byte twice:
  * it is as unique as a plain hash, costs nothing extra, and clients that chunk with the same
  * chunker compute it the same way.
@@ -42,7 +46,6 @@ export async function ingest(
   options: { signal?: AbortSignal | undefined; lease?: Lease } = {},
 ): Promise<Ingested> {
   const { signal, lease } = options
-  const chunker = createChunker()
   const content = hasher.createStream()
   content.update(CONTENT_PREFIX)
   const out: Ingested = {
@@ -67,7 +70,7 @@ export async function ingest(
     if (sweeping !== undefined) await sweeping
     inflight.push(
       chunks.stage(hash, bytes).then((result) => {
-        out.ops.push(...result.ops)
+        for (const op of result.ops) out.ops.push(op)
         if (result.isNew) {
           out.newChunks++
           out.newRawBytes += bytes.length
@@ -84,11 +87,17 @@ export async function ingest(
     return settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
   }
   try {
-    for await (const buffer of dataBuffers(data)) {
-      throwIfAborted(signal, 'the write')
-      for (const chunk of chunker.push(buffer)) await stage(chunk)
+    const head = await leadingBytes(data, CHUNK_SIZES.minSize, signal)
+    if (head.whole !== undefined) {
+      if (head.whole.length > 0) await stage(head.whole)
+    } else {
+      const chunker = createChunker()
+      for await (const buffer of head.rest) {
+        throwIfAborted(signal, 'the write')
+        for (const chunk of chunker.push(buffer)) await stage(chunk)
+      }
+      for (const chunk of chunker.end()) await stage(chunk)
     }
-    for (const chunk of chunker.end()) await stage(chunk)
   } catch (err) {
     await settle()
     throw err
