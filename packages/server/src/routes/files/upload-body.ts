@@ -10,12 +10,13 @@ const SNIFF_BYTES = 4100
  * `VALIDATION_FAILED` unless it is a valid header value, since it is served back as one),
  * else sniffed from the first bytes with `file-type` (magic numbers), else
  * `application/octet-stream`. The body keeps streaming: only the first few KiB are held while
- * sniffing.
+ * sniffing. A body that ended within them is handed on as those bytes, so a small file
+ * reaches the engine as one buffer rather than a stream.
  */
 export async function typedUpload(
   body: AsyncIterable<Uint8Array>,
   declared: string | undefined,
-): Promise<{ contentType: string; data: AsyncIterable<Uint8Array> }> {
+): Promise<{ contentType: string; data: Uint8Array | AsyncIterable<Uint8Array> }> {
   if (declared !== undefined && declared.trim() !== '') {
     if (!isContentType(declared)) {
       const message = `must be ${CONTENT_TYPE_RULE}, at most ${MAX_CONTENT_TYPE_LENGTH} characters`
@@ -38,14 +39,14 @@ export async function typedUpload(
     head.push(next.value)
     size += next.value.length
   }
-  const sample = Buffer.concat(head)
+  const sample = head.length === 1 ? (head[0] as Uint8Array) : Buffer.concat(head)
   const found = size === 0 ? undefined : await fileTypeFromBuffer(sample)
   const contentType =
     found?.mime ??
     (looksLikeText(sample) ? 'text/plain; charset=utf-8' : 'application/octet-stream')
+  if (done) return { contentType, data: sample }
   async function* data(): AsyncGenerator<Uint8Array> {
     yield* head
-    if (done) return
     for (;;) {
       const next = await iterator.next()
       if (next.done === true) return
@@ -55,13 +56,14 @@ export async function typedUpload(
   return { contentType, data: data() }
 }
 
+// One decoder for every call: decode() without `stream` starts afresh each time.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
 function looksLikeText(sample: Uint8Array): boolean {
   if (sample.length === 0) return false
   for (const byte of sample.subarray(0, 1024)) if (byte === 0) return false
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(
-      sample.subarray(0, Math.min(sample.length, 1024)),
-    )
+    strictUtf8.decode(sample.subarray(0, Math.min(sample.length, 1024)))
     return true
   } catch {
     // A multi-byte character cut at the sample's end is still text.
