@@ -1,6 +1,7 @@
 import { promisify } from 'node:util'
 import { deflateRaw, inflateRaw, inflateRawSync } from 'node:zlib'
 import { EngineError } from '../errors'
+import { smallChunkDeflater } from './deflate-worker'
 
 const deflateRawAsync = promisify(deflateRaw)
 const inflateRawAsync = promisify(inflateRaw)
@@ -41,10 +42,11 @@ const MIN_REPEATS = 0.08
 const MAX_RATIO = 0.9
 /**
  * Small chunks are inflated in place: 12 µs of CPU for 4 KiB against ≈ 20 µs a chunk through
- * the thread pool, and a read of a small file waits for nothing else. Deflating stays on the
- * pool at every size: measured on a bulk load of 20,000 small text files, compressing in
- * place made the event loop the bottleneck (zlib a third of its time) while the second core
- * idled, 15–25 % slower than on the pool.
+ * the thread pool, and a read of a small file waits for nothing else. They are deflated in a
+ * worker thread, many a message (see `deflate-worker.ts`): in place, deflating made the event
+ * loop the bottleneck of a bulk load; one `deflateRaw` each on the thread pool cost more than
+ * twice the CPU of the deflating itself. Larger chunks, whose set-up is amortised, stay on the
+ * thread pool.
  */
 const SYNC_INFLATE_BYTES = 16 * 1024
 /** Chunks up to this size get a DEFLATE window their size: less zlib state to set up. */
@@ -112,15 +114,31 @@ export async function encodeChunk(
 ): Promise<EncodedChunk> {
   const level = options.level ?? 1
   if (level === 0 || !looksCompressible(raw)) return { codec: CHUNK_CODEC.raw, stored: raw }
-  const compressed = await deflateRawAsync(
-    raw,
-    raw.length <= SMALL_WINDOW_BYTES ? { level, windowBits: windowBitsFor(raw.length) } : { level },
-  )
+  const compressed =
+    raw.length <= SMALL_WINDOW_BYTES
+      ? await deflateSmall(raw, { level, windowBits: windowBitsFor(raw.length) })
+      : await deflateRawAsync(raw, { level })
   if (compressed.length > raw.length * MAX_RATIO) return { codec: CHUNK_CODEC.raw, stored: raw }
   return {
     codec: CHUNK_CODEC.deflateRaw,
     stored: new Uint8Array(compressed.buffer, compressed.byteOffset, compressed.length),
   }
+}
+
+/** DEFLATE of a small chunk in the worker; on the thread pool if the worker cannot run. */
+async function deflateSmall(
+  raw: Uint8Array,
+  options: { level: number; windowBits: number },
+): Promise<Uint8Array> {
+  const inWorker = smallChunkDeflater.deflateRaw(raw, options)
+  if (inWorker !== null) {
+    try {
+      return await inWorker
+    } catch {
+      // The worker failed or died: the thread pool gives the same bytes.
+    }
+  }
+  return deflateRawAsync(raw, options)
 }
 
 /**
