@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { createReadStream } from 'node:fs'
+import { createReadStream, readFileSync } from 'node:fs'
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -36,8 +36,17 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 /** How svcdb is fed: one `writeFiles` call for the whole corpus, or one `writeFile` per file. */
 export type SvcdbMode = 'bulk' | 'per-file'
 
-/** A file's content, read from disk when the engine asks for it; past 4 MiB in 1 MiB reads. */
-function content(source: string, size: number): AsyncIterable<Uint8Array> {
+/** Files up to this size are read in one synchronous call when the engine asks for them. */
+const READ_IN_PLACE_BYTES = 1 * MiB
+
+/**
+ * A file's content, read from disk when the engine asks for it: up to 1 MiB with one
+ * `readFileSync` (open, fstat, read, close in place: ≈ 9 µs of CPU for an 8 KiB file against
+ * ≈ 22 µs on the event loop plus four thread-pool round trips for `readFile`), up to 4 MiB
+ * with one `readFile`, past that in 1 MiB reads.
+ */
+function content(source: string, size: number): Uint8Array | AsyncIterable<Uint8Array> {
+  if (size <= READ_IN_PLACE_BYTES) return readFileSync(source)
   if (size > 4 * MiB) return createReadStream(source, { highWaterMark: MiB })
   return (async function* () {
     yield await readFile(source)
@@ -60,13 +69,12 @@ export async function ingestSvcdb(
   const ms = await timed(async () => {
     const files = await listFiles(corpus)
     if (mode === 'bulk') {
-      await db.writeFiles(
-        files.map(({ path, size }) => ({
-          path: `/${path}`,
-          data: content(join(corpus, path), size),
-        })),
-        { concurrency },
-      )
+      // A generator: each file is read when writeFiles takes it, so memory stays bounded.
+      const items = function* () {
+        for (const { path, size } of files)
+          yield { path: `/${path}`, data: content(join(corpus, path), size) }
+      }
+      await db.writeFiles(items(), { concurrency })
       return
     }
     let next = 0
