@@ -9,7 +9,7 @@ describe('reads in place', () => {
   it('stop being allowed while the event loop has not turned, and start again once it has', async () => {
     const inPlace = createInPlaceBudget()
     let allowed = 0
-    // Busy reads with no turn of the event loop: the budget runs out (after ≈ 4 ms).
+    // Busy reads with no turn of the event loop: the budget runs out (after 16 ms).
     while (inPlace() && allowed < 1e7) allowed++
     expect(allowed).toBeLessThan(1e7)
     expect(inPlace()).toBe(false)
