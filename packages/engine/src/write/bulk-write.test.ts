@@ -205,6 +205,27 @@ describe('Workspace.writeFiles', () => {
     }
   })
 
+  it('commits nothing after a batch whose commit failed while the next one was being stored', async () => {
+    await db.writeFile('/taken', 'a file')
+    const head = db.head()
+    changes = []
+    let readAfterFailure = 0
+    // The bad file is in the first batch; its commit runs while the second batch is read.
+    const files = (async function* () {
+      for (const [i, file] of smallFiles(25).entries()) {
+        if (i > 10) readAfterFailure++
+        yield i === 5 ? { path: '/taken/inside.txt', data: 'x' } : file
+      }
+    })()
+    const err = await rejectsWith(db.writeFiles(files, { maxBatchFiles: 10 }), 'NOT_A_DIRECTORY')
+    expect(err.message).toMatch(/\/taken/)
+    expect(created()).toHaveLength(0)
+    expect(db.head()).toBe(head)
+    await rejectsWith(db.stat('/d/1/f15.txt'), 'NOT_FOUND')
+    // Reading went on while the first batch committed, then stopped at its error.
+    expect(readAfterFailure).toBeLessThan(14)
+  })
+
   it('maintains query indexes and refuses a bad index configuration', async () => {
     await db.writeFile(
       '/orders/.svcdb/indexes.json',

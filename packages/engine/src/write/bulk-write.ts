@@ -165,29 +165,32 @@ export async function writeFiles(
     await core.enterWrite()
     lease = core.fence.lease()
   }
-  const finish = () => {
-    if (lease === undefined) return
-    lease.release()
-    lease = undefined
+  const release = (held: Lease | undefined) => {
+    if (held === undefined) return
+    held.release()
     core.exitWrite()
   }
+  const finish = () => {
+    release(lease)
+    lease = undefined
+  }
 
-  const commit = async () => {
-    await settle()
-    if (failed !== undefined) throw namingPath(failed.error, failed.path)
-    const batch = slots
-    if (batch.length === 0) return
+  /** Commits a batch, then reports its files; voids what it staged if it fails. */
+  const commitBatch = async (batch: Slot[]) => {
     const entries: BulkEntry[] = batch.map((slot) => ({
       path: slot.path,
       content: slot.content as Ingested,
       contentType: slot.contentType,
       metadata: slot.metadata,
     }))
-    const { outcomes, version } = await core.submit(bulkWriteMutation(ref, entries))
-    // Durable: nothing of this batch is void any more, whatever happens next.
-    slots = []
-    heldBytes = 0
-    heldOps = 0
+    let committed
+    try {
+      committed = await core.submit(bulkWriteMutation(ref, entries))
+    } catch (err) {
+      for (const slot of batch) voided(slot.content as Ingested)
+      throw err
+    }
+    const { outcomes, version } = committed
     const now = performance.now()
     total.version = version
     total.versions++
@@ -210,6 +213,37 @@ export async function writeFiles(
         updatedAt: file.updatedAt,
       })
     }
+  }
+
+  // The batch being committed while the next one is read and stored: the commit (tree edit,
+  // synced batch) overlaps the next batch's ingest. At most one is outstanding, so batches
+  // commit in order and at most two are held in memory.
+  let committing: Promise<void> | undefined
+  const waitCommitted = async () => {
+    const pending = committing
+    committing = undefined
+    if (pending !== undefined) await pending
+  }
+
+  /** Closes the current batch: starts its commit once the previous one is durable. */
+  const closeBatch = async () => {
+    await settle()
+    if (failed !== undefined) throw namingPath(failed.error, failed.path)
+    // Before taking the batch: if the previous commit failed, this batch is voided with it.
+    await waitCommitted()
+    const batch = slots
+    slots = []
+    heldBytes = 0
+    heldOps = 0
+    const held = lease
+    lease = undefined
+    if (batch.length === 0) {
+      release(held)
+      return
+    }
+    committing = commitBatch(batch).finally(() => release(held))
+    // Observed by the next waitCommitted; never an unhandled rejection meanwhile.
+    committing.catch(() => undefined)
   }
 
   /** Checks a file and starts ingesting it into the current batch. */
@@ -277,8 +311,7 @@ export async function writeFiles(
     for await (const item of files) {
       throwIfAborted(signal, 'the write')
       if (slots.length >= maxFiles || heldBytes >= maxBytes || heldOps >= MAX_BATCH_OPS) {
-        await commit()
-        finish()
+        await closeBatch()
         await begin()
       }
       await add(item)
@@ -287,10 +320,13 @@ export async function writeFiles(
       if (failed !== undefined) break
     }
     throwIfAborted(signal, 'the write')
-    await commit()
+    await closeBatch()
+    await waitCommitted()
   } catch (err) {
     await settle()
     for (const slot of slots) if (slot.content !== undefined) voided(slot.content)
+    // A batch still committing settles (and is counted) before the call answers.
+    await waitCommitted().catch(() => undefined)
     throw err
   } finally {
     finish()
