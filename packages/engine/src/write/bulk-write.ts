@@ -7,7 +7,6 @@ import { normalizePath } from '../path/db-path'
 import { bulkWriteMutation } from './bulk-write-mutation'
 import type { BulkEntry } from './bulk-write-mutation'
 import { contentFromChunks } from './chunk-uploads'
-import { ingestSingleChunk, singleChunkBytes } from './bulk-write-small'
 import { ingest } from './ingest'
 import type { Ingested } from './ingest'
 import { checkFileFields } from './mutations'
@@ -272,19 +271,16 @@ export async function writeFiles(
         started: performance.now(),
       }
       const held = lease as Lease
-      const single = data === undefined ? undefined : singleChunkBytes(data)
       const run = async () => {
         const content =
-          single !== undefined
-            ? await ingestSingleChunk(single, core.chunks, core.objects.hasher, held)
-            : data !== undefined
-              ? await ingest(data, core.chunks, core.objects.hasher, { signal, lease: held })
-              : await contentFromChunks(
-                  core,
-                  (chunks as BulkChunksFile).chunks,
-                  held,
-                  (chunks as BulkChunksFile).contentHash,
-                )
+          data !== undefined
+            ? await ingest(data, core.chunks, core.objects.hasher, { signal, lease: held })
+            : await contentFromChunks(
+                core,
+                (chunks as BulkChunksFile).chunks,
+                held,
+                (chunks as BulkChunksFile).contentHash,
+              )
         core.meters.chunksIngested(content.chunks.length, content.newChunks)
         slot.content = content
         heldOps += content.ops.length
