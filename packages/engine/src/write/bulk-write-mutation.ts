@@ -1,13 +1,13 @@
 import { entriesChange } from '../changes/database-change'
 import type { ChangedEntry } from '../changes/database-change'
 import type { Mutation } from '../commit/committer'
-import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
-import type { DirEntry, FileObject } from '../objects/tree-objects'
-import { baseName, pathSegments } from '../path/db-path'
+import type { FileObject } from '../objects/tree-objects'
+import { pathSegments } from '../path/db-path'
 import { editManyAtPaths } from '../tree/tree-edit-many'
 import type { PathChange } from '../tree/tree-edit-many'
-import { buildFileObject } from './file-object'
+import { fileEntry } from './file-object'
+import { conflict } from './mutations'
 import type { Ingested } from './ingest'
 
 /** One file of a bulk write, its content already ingested. */
@@ -46,32 +46,10 @@ export function bulkWriteMutation(
       const changes: PathChange[] = entries.map((item, i) => ({
         segments: pathSegments(item.path),
         change: async (existing) => {
-          if (existing !== undefined && existing.kind !== 'file') {
-            throw new EngineError(
-              'CONFLICT',
-              `${item.path} is a ${existing.kind}, cannot write a file there`,
-              { path: item.path },
-            )
-          }
-          const createdAt = existing?.createdAt ?? now
-          const file = buildFileObject(objects, item.content, {
-            contentType: item.contentType,
-            metadata: item.metadata,
-            createdAt,
-            updatedAt: now,
-          })
+          if (existing !== undefined && existing.kind !== 'file')
+            throw conflict(item.path, existing, 'write a file there')
+          const { entry, file } = fileEntry(objects, item.path, item.content, item, existing, now)
           outcomes[i] = { created: existing === undefined, file }
-          const entry: DirEntry = {
-            name: baseName(item.path),
-            kind: 'file',
-            hash: objects.put(file),
-            size: item.content.size,
-            createdAt,
-            updatedAt: now,
-            files: 0,
-            dirs: 0,
-            links: 0,
-          }
           return entry
         },
       }))

@@ -89,8 +89,6 @@ export interface WriteFilesResult {
 const DEFAULT_CONCURRENCY = 8
 const DEFAULT_MAX_BATCH_BYTES = 64 * 1024 * 1024
 const DEFAULT_MAX_BATCH_FILES = 50_000
-/** New chunks per batch: the commit spreads a batch's ops into argument lists, which V8 caps. */
-const MAX_BATCH_OPS = 50_000
 /** What a file costs in a batch besides its ops (objects, paths, result bookkeeping). */
 const FILE_OVERHEAD_BYTES = 512
 
@@ -151,7 +149,6 @@ export async function writeFiles(
 
   let slots: Slot[] = []
   let heldBytes = 0
-  let heldOps = 0
   let failed: Slot | undefined
   let lease: Lease | undefined
   const inflight = new Set<Promise<void>>()
@@ -233,7 +230,6 @@ export async function writeFiles(
     const batch = slots
     slots = []
     heldBytes = 0
-    heldOps = 0
     const held = lease
     lease = undefined
     if (batch.length === 0) {
@@ -283,7 +279,6 @@ export async function writeFiles(
               )
         core.meters.chunksIngested(content.chunks.length, content.newChunks)
         slot.content = content
-        heldOps += content.ops.length
         for (const op of content.ops) if (op.type === 'put') heldBytes += op.value.length
         heldBytes += FILE_OVERHEAD_BYTES + path.length + metadata.length
       }
@@ -306,7 +301,7 @@ export async function writeFiles(
     await begin()
     for await (const item of files) {
       throwIfAborted(signal, 'the write')
-      if (slots.length >= maxFiles || heldBytes >= maxBytes || heldOps >= MAX_BATCH_OPS) {
+      if (slots.length >= maxFiles || heldBytes >= maxBytes) {
         await closeBatch()
         await begin()
       }

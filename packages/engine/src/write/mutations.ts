@@ -5,7 +5,7 @@ import { toHex } from '../internal/hex'
 import type { DirEntry, FileObject } from '../objects/tree-objects'
 import { baseName, isWithin, MAX_PATH_BYTES, pathSegments } from '../path/db-path'
 import { emptyDirectory, editAtPath } from '../tree/tree-edit'
-import { buildFileObject } from './file-object'
+import { fileEntry } from './file-object'
 import type { Ingested } from './ingest'
 
 /** Options of `writeFile`. */
@@ -37,7 +37,8 @@ function notRoot(path: string, action: string): void {
     throw new EngineError('INVALID_PATH', `cannot ${action} the root directory`, { path })
 }
 
-function conflict(path: string, existing: DirEntry, wanted: string): EngineError {
+/** A write refused because `path` holds an entry of another kind. */
+export function conflict(path: string, existing: DirEntry, wanted: string): EngineError {
   return new EngineError('CONFLICT', `${path} is a ${existing.kind}, cannot ${wanted}`, { path })
 }
 
@@ -118,24 +119,14 @@ export function writeFileMutation(
           const current =
             existing === undefined ? undefined : ((await objects.get(existing.hash)) as FileObject)
           checkPreconditions(path, current, options)
-          const createdAt = existing?.createdAt ?? now
-          const file = buildFileObject(objects, content, {
-            contentType: options.contentType ?? 'application/octet-stream',
-            metadata,
-            createdAt,
-            updatedAt: now,
-          })
-          const entry: DirEntry = {
-            name: baseName(path),
-            kind: 'file',
-            hash: objects.put(file),
-            size: content.size,
-            createdAt,
-            updatedAt: now,
-            files: 0,
-            dirs: 0,
-            links: 0,
-          }
+          const { entry, file } = fileEntry(
+            objects,
+            path,
+            content,
+            { contentType: options.contentType ?? 'application/octet-stream', metadata },
+            existing,
+            now,
+          )
           outcome = { path, created: existing === undefined, entry, file }
           return entry
         },
