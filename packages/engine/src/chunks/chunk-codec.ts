@@ -41,16 +41,14 @@ const MIN_REPEATS = 0.08
 /** Keep the compressed form only when it is at most this share of the raw size. */
 const MAX_RATIO = 0.9
 /**
- * Small chunks are inflated in place: 12 µs of CPU for 4 KiB against ≈ 20 µs a chunk through
- * the thread pool, and a read of a small file waits for nothing else. They are deflated in a
+ * Chunks up to this size are small. Small chunks are inflated in place: 12 µs of CPU for
+ * 4 KiB against ≈ 20 µs a chunk through the thread pool, and a read of a small file waits for nothing else. They are deflated in a
  * worker thread, many a message (see `deflate-worker.ts`): in place, deflating made the event
  * loop the bottleneck of a bulk load; one `deflateRaw` each on the thread pool cost more than
  * twice the CPU of the deflating itself. Larger chunks, whose set-up is amortised, stay on the
- * thread pool.
+ * thread pool. Small chunks also get a DEFLATE window their size: less zlib state to set up.
  */
-const SYNC_INFLATE_BYTES = 16 * 1024
-/** Chunks up to this size get a DEFLATE window their size: less zlib state to set up. */
-const SMALL_WINDOW_BYTES = 16 * 1024
+const SMALL_CHUNK_BYTES = 16 * 1024
 
 // Scratch tables of the sample test, reused (and reset) by every call: it runs synchronously.
 const counts = new Uint32Array(256)
@@ -115,7 +113,7 @@ export async function encodeChunk(
   const level = options.level ?? 1
   if (level === 0 || !looksCompressible(raw)) return { codec: CHUNK_CODEC.raw, stored: raw }
   const compressed =
-    raw.length <= SMALL_WINDOW_BYTES
+    raw.length <= SMALL_CHUNK_BYTES
       ? await deflateSmall(raw, { level, windowBits: windowBitsFor(raw.length) })
       : await deflateRawAsync(raw, { level })
   if (compressed.length > raw.length * MAX_RATIO) return { codec: CHUNK_CODEC.raw, stored: raw }
@@ -171,7 +169,7 @@ export async function decodeChunk(
   try {
     const limit = { maxOutputLength: Math.max(rawLength, 1) }
     raw =
-      rawLength <= SYNC_INFLATE_BYTES
+      rawLength <= SMALL_CHUNK_BYTES
         ? inflateRawSync(stored, limit)
         : await inflateRawAsync(stored, limit)
   } catch (err) {
