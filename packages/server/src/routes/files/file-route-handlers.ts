@@ -1,7 +1,7 @@
 import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { Database, TreeView, Workspace } from '@svcdb/engine'
-import { isEngineError, normalizePath } from '@svcdb/engine'
+import { normalizePath } from '@svcdb/engine'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ServerError } from '../../errors/server-error'
@@ -9,7 +9,7 @@ import type { AppEnv } from '../../routing/app-env'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { requestBody } from '../versions/request-body'
-import { accessOf, allow } from './file-access'
+import { accessOf, allow, allowWrite, entryExists } from './file-access'
 import { answerRead } from './file-read'
 import type { ReadQuery } from './read-source'
 import { queryRouteHandler } from './query-route'
@@ -41,16 +41,6 @@ function readSource(
   return workspace(db, query.fork).view()
 }
 
-async function exists(source: Workspace, path: string): Promise<boolean> {
-  try {
-    await source.stat(path, { follow: false })
-    return true
-  } catch (err) {
-    if (isEngineError(err, 'NOT_FOUND')) return false
-    throw err
-  }
-}
-
 const json = (c: Context<AppEnv>, body: unknown, status: ContentfulStatusCode) =>
   c.json(body, status)
 
@@ -65,18 +55,14 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
       const target = workspace(db, query.fork)
       const ifNoneMatch = c.req.header('if-none-match')
       const createOnly = ifNoneMatch?.trim() === '*'
-      // Presence only picks the right to check; a caller holding both skips the tree walk (the
-      // engine still refuses what must be refused, e.g. a directory in the way).
-      if (!createOnly && access.allows(path, 'create') && access.allows(path, 'update')) {
-        allow(access, path, 'update')
-      } else {
-        const present = await exists(target, path)
+      if (createOnly) {
+        const present = await entryExists(target, path)
         // A create-only write to a path the caller can see fails its precondition whatever the
         // caller's update right; one it cannot see stays a 404 (nothing is revealed).
-        if (present && createOnly && access.allows(path, 'read'))
+        if (present && access.allows(path, 'read'))
           throw new ServerError('PRECONDITION_FAILED', `${path} already exists`)
         allow(access, path, present ? 'update' : 'create')
-      }
+      } else await allowWrite(access, target, path)
       const upload = await typedUpload(requestBody(c), c.req.header('content-type'))
       const ifMatch = c.req.header('if-match')
       const written = await target.writeFile(path, upload.data, {
@@ -188,7 +174,7 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
       const path = normalizePath(rawFilePath(c, '/links/'))
       const access = await accessOf(c, auth)
       const target = workspace(db, query.fork)
-      allow(access, path, (await exists(target, path)) ? 'update' : 'create')
+      allow(access, path, (await entryExists(target, path)) ? 'update' : 'create')
       const result = await target.symlink(path, body.target)
       return json(
         c,

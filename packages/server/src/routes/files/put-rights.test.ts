@@ -57,4 +57,22 @@ describe('PUT /files rights', () => {
     const refused = await key('/files/docs/.svcdb/indexes.json', put(config))
     expect([403, 404]).toContain(refused.status)
   })
+
+  it('does not tell a key without rights that a file stands where a parent should be', async () => {
+    await kit.db.writeFile('/secret', 'a file')
+    const key = await keyWith({ '/in/**': 'cr--l---' })
+    // Without rights there, the key learns nothing: 404, as for any path it may not write.
+    expect(await errorCode(await key('/files/secret/inside.txt', put('x')), 404)).toBe('NOT_FOUND')
+    const links = await key('/links/secret/link', {
+      method: 'PUT',
+      body: JSON.stringify({ target: '/in/x' }),
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(await errorCode(links, 404)).toBe('NOT_FOUND')
+    // With them, the engine refuses the write itself.
+    const writer = await keyWith({ '/**': 'cr--l---' })
+    expect(await errorCode(await writer('/files/secret/inside.txt', put('x')), 400)).toBe(
+      'BAD_REQUEST',
+    )
+  })
 })

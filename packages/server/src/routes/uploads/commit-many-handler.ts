@@ -1,36 +1,16 @@
-import type { Access, Auth } from '@svcdb/auth'
+import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { writeResultSchema } from '@svcdb/contract'
 import type * as v from 'valibot'
-import type { Database, Workspace, WrittenFile } from '@svcdb/engine'
-import { isEngineError, normalizePath } from '@svcdb/engine'
+import type { Database, WrittenFile } from '@svcdb/engine'
+import { normalizePath } from '@svcdb/engine'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
-import { accessOf, allow } from '../files/file-access'
+import { accessOf, allowWrite } from '../files/file-access'
 import { assertPossessed, possessionOwner } from './chunk-possession'
 import type { ChunkPossession } from './chunk-possession'
 
 type WriteResultView = v.InferOutput<typeof writeResultSchema>
-
-async function exists(target: Workspace, path: string): Promise<boolean> {
-  try {
-    await target.stat(path, { follow: false })
-    return true
-  } catch (err) {
-    if (isEngineError(err, 'NOT_FOUND')) return false
-    throw err
-  }
-}
-
-/**
- * Checks the right `/uploads/commit` needs on `path`: create for a new path, update for an
- * existing one, configure too for configuration paths (scoped callers' denials answer 404).
- */
-async function allowWrite(access: Access, target: Workspace, path: string): Promise<void> {
-  // Presence only picks the right to check: a caller holding both skips the tree walk.
-  if (access.allows(path, 'create') && access.allows(path, 'update')) allow(access, path, 'update')
-  else allow(access, path, (await exists(target, path)) ? 'update' : 'create')
-}
 
 /** The per-file answer, the body `/uploads/commit` gives for one file. */
 function writeResult(file: WrittenFile): WriteResultView {

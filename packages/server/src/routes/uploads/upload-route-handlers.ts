@@ -5,7 +5,7 @@ import { CHUNK_SIZES, normalizePath } from '@svcdb/engine'
 import { ServerError } from '../../errors/server-error'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
-import { accessOf, allow } from '../files/file-access'
+import { accessOf, allowWrite } from '../files/file-access'
 import { requestBody } from '../versions/request-body'
 import { commitManyHandler } from './commit-many-handler'
 import { assertPossessed, createChunkPossession, possessionOwner } from './chunk-possession'
@@ -80,11 +80,7 @@ export function uploadRouteHandlers(ctx: {
       const path = normalizePath(body.path)
       const access = await accessOf(c, auth)
       const target = query.fork === undefined ? db : db.fork(query.fork)
-      const exists = await target.stat(path, { follow: false }).then(
-        () => true,
-        () => false,
-      )
-      allow(access, path, exists ? 'update' : 'create')
+      await allowWrite(access, target, path)
       if (!access.principal.isRoot)
         assertPossessed(possession, possessionOwner(access.principal), body.chunks)
       const written = await target.writeChunks(path, body.chunks, {
