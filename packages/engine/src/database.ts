@@ -1,32 +1,17 @@
-import type { AbstractLevel } from 'abstract-level'
 import { writeArchive } from './archive/export-archive'
 import type { ExportOptions } from './archive/export-archive'
 import { importArchive } from './archive/import-archive'
 import type { ImportOptions, ImportResult } from './archive/import-archive'
 import type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
 import type { DatabaseChange } from './changes/database-change'
-import { CHUNK_SIZES } from './chunking/fastcdc'
-import {
-  DATABASE_FORMAT_VERSION,
-  DatabaseState,
-  jsonValue,
-  readFormat,
-  VERSION_LOG_LIMIT,
-} from './database-state'
-import { EngineCore, rootPage } from './engine-core'
-import type { Clock } from './engine-core'
-import { EngineError } from './errors'
+import type { EngineCore } from './engine-core'
 import { collectGarbage } from './gc/collect-garbage'
 import type { GcOptions, GcResult } from './gc/collect-garbage'
-import { createHasher } from './hashing/create-hasher'
-import type { HashAlgorithm } from './hashing/hasher'
 import { diffEntries } from './changes/entry-diff'
 import { buildIndexes } from './indexes/build-indexes'
 import type { ReindexOptions, ReindexResult } from './indexes/build-indexes'
 import type { EntryDifference } from './changes/entry-diff'
 import { parseHash } from './internal/hex'
-import { ObjectStore, WriteSet } from './objects/object-store'
-import { pageTotals } from './objects/tree-objects'
 import type { TreeView } from './read/tree-view'
 import type { EngineStats } from './stats/engine-stats'
 import { createSystemStore } from './system-store'
@@ -39,12 +24,7 @@ import type { VerifyOptions, VerifyResult } from './verify/verify-database'
 import { Forks } from './versions/forks'
 import { history } from './versions/history'
 import type { HistoryEntry } from './versions/history'
-import {
-  checkHeadMoveOptions,
-  DEFAULT_HEAD_LOG_RETENTION_MS,
-  headLogMark,
-  headLogPage,
-} from './versions/head-log'
+import { checkHeadMoveOptions, headLogMark, headLogPage } from './versions/head-log'
 import type { HeadLogOptions, HeadLogPage, HeadMoveOptions } from './versions/head-log'
 import { assertRefName, HEAD, refKey } from './versions/ref-names'
 import { moveRefMutation } from './versions/ref-mutations'
@@ -56,41 +36,10 @@ import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './workspace'
 import { Workspace } from './workspace'
+import { openCore } from './database-open'
+import type { DatabaseOptions } from './database-open'
 
-/** Options of {@link Database.open}: a directory on disk, or any abstract-level database. */
-export interface DatabaseOptions {
-  /** Data directory: LevelDB metadata in `meta/`, chunk bytes in pack files in `packs/`. */
-  path?: string
-  /** An abstract-level database (memory-level, say) holding metadata and chunks alike. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  level?: AbstractLevel<any, any, any>
-  /** Hash algorithm of a new database (default `sha256`); an existing one keeps its own. */
-  hashAlgorithm?: HashAlgorithm
-  clock?: Clock
-  /** Memory for decoded tree objects (default 64 MiB). */
-  cacheBytes?: number
-  /** On disk: memory for recently read small chunks (default 32 MiB; 0 turns it off). */
-  chunkCacheBytes?: number
-  /**
-   * Ref moves kept in the version log (default 10,000). The log feeds history and keeps
-   * recent versions alive through GC: a smaller window lets GC reclaim overwritten data
-   * sooner.
-   */
-  versionLogLimit?: number
-  /**
-   * How long versions named in the HEAD log (promotes, fork promotes, imports with promote,
-   * snapshot restores) are kept from GC, so that such a move can be undone (default 30 days).
-   * Records older than this are pruned by GC.
-   */
-  headLogRetentionMs?: number
-  /**
-   * On disk: a pack file takes no more appends past this size (default 1 GiB). GC compacts
-   * only packs no longer appended to, so smaller packs give space back sooner.
-   */
-  packSizeLimit?: number
-}
-
-const systemClock: Clock = { now: () => Date.now() }
+export type { DatabaseOptions } from './database-open'
 
 /**
  * A versioned, content-addressed file database (DESIGN §3). Every write produces a new
@@ -374,66 +323,6 @@ export class Database extends Workspace {
 
 async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes
-}
-
-async function openCore({ meta, chunks }: Storage, options: DatabaseOptions): Promise<EngineCore> {
-  const clock = options.clock ?? systemClock
-  let format = await readFormat(meta)
-  if (
-    format !== undefined &&
-    options.hashAlgorithm !== undefined &&
-    options.hashAlgorithm !== format.hashAlgorithm
-  ) {
-    throw new EngineError(
-      'CONFLICT',
-      `this database was created with ${format.hashAlgorithm}, not ${options.hashAlgorithm}`,
-    )
-  }
-  const hasher = await createHasher(format?.hashAlgorithm ?? options.hashAlgorithm ?? 'sha256')
-  const objects = new ObjectStore(meta, hasher, options.cacheBytes ?? 64 << 20)
-  if (format === undefined) {
-    format = {
-      formatVersion: DATABASE_FORMAT_VERSION,
-      hashAlgorithm: hasher.algorithm,
-      chunker: { min: CHUNK_SIZES.minSize, avg: CHUNK_SIZES.avgSize, max: CHUNK_SIZES.maxSize },
-      createdAt: clock.now(),
-    }
-    const init = new WriteSet(objects)
-    const root = init.put({ type: 'leaf', entries: [] })
-    await meta.batch(
-      [
-        ...init.ops(),
-        { type: 'put', space: 'ref', key: HEAD, value: root },
-        { type: 'put', space: 'meta', key: 'format', value: jsonValue(format) },
-      ],
-      { sync: true },
-    )
-  }
-  const limit = options.versionLogLimit ?? VERSION_LOG_LIMIT
-  if (!Number.isSafeInteger(limit) || limit < 0)
-    throw new RangeError(`versionLogLimit must be a non-negative integer, got ${limit}`)
-  const headLogRetentionMs = options.headLogRetentionMs ?? DEFAULT_HEAD_LOG_RETENTION_MS
-  if (!Number.isSafeInteger(headLogRetentionMs) || headLogRetentionMs < 0)
-    throw new RangeError(
-      `headLogRetentionMs must be a non-negative integer, got ${headLogRetentionMs}`,
-    )
-  const state = await DatabaseState.load(meta, limit)
-  const head = state.refs.get(HEAD)
-  if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
-  const headTotals = pageTotals(await rootPage(objects, head))
-  let indexesInUse = false
-  for await (const _key of meta.keys('idx', { limit: 1 })) indexesInUse = true
-  return new EngineCore({
-    meta,
-    chunks,
-    objects,
-    state,
-    format,
-    clock,
-    headTotals,
-    indexesInUse,
-    headLogRetentionMs,
-  })
 }
 
 /**

@@ -32,7 +32,7 @@ export type { ChangeIterationOptions, ChangeListener } from './changes/change-fe
 export type { ChangedEntry, DatabaseChange } from './changes/database-change'
 export type { EntryDifference } from './changes/entry-diff'
 export { Database } from './database'
-export type { DatabaseOptions } from './database'
+export type { DatabaseOptions } from './database-open'
 export type { Clock } from './engine-core'
 export type { Entry } from './entry'
 export { EngineError, isEngineError } from './errors'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { rejectsWith, text } from '../../test/engine-test-kit'
 import { Database } from '../database'
-import type { DatabaseOptions } from '../database'
+import type { DatabaseOptions } from '../database-open'
 import { isEngineError } from '../errors'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 

@@ -1,0 +1,121 @@
+import type { AbstractLevel } from 'abstract-level'
+import { CHUNK_SIZES } from './chunking/fastcdc'
+import {
+  DATABASE_FORMAT_VERSION,
+  DatabaseState,
+  jsonValue,
+  readFormat,
+  VERSION_LOG_LIMIT,
+} from './database-state'
+import { EngineCore, rootPage } from './engine-core'
+import type { Clock } from './engine-core'
+import { EngineError } from './errors'
+import { createHasher } from './hashing/create-hasher'
+import type { HashAlgorithm } from './hashing/hasher'
+import { ObjectStore, WriteSet } from './objects/object-store'
+import { pageTotals } from './objects/tree-objects'
+import type { Storage } from './storage/open-storage'
+import { DEFAULT_HEAD_LOG_RETENTION_MS } from './versions/head-log'
+import { HEAD } from './versions/ref-names'
+
+/** Options of {@link Database.open}: a directory on disk, or any abstract-level database. */
+export interface DatabaseOptions {
+  /** Data directory: LevelDB metadata in `meta/`, chunk bytes in pack files in `packs/`. */
+  path?: string
+  /** An abstract-level database (memory-level, say) holding metadata and chunks alike. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  level?: AbstractLevel<any, any, any>
+  /** Hash algorithm of a new database (default `sha256`); an existing one keeps its own. */
+  hashAlgorithm?: HashAlgorithm
+  clock?: Clock
+  /** Memory for decoded tree objects (default 64 MiB). */
+  cacheBytes?: number
+  /** On disk: memory for recently read small chunks (default 32 MiB; 0 turns it off). */
+  chunkCacheBytes?: number
+  /**
+   * Ref moves kept in the version log (default 10,000). The log feeds history and keeps
+   * recent versions alive through GC: a smaller window lets GC reclaim overwritten data
+   * sooner.
+   */
+  versionLogLimit?: number
+  /**
+   * How long versions named in the HEAD log (promotes, fork promotes, imports with promote,
+   * snapshot restores) are kept from GC, so that such a move can be undone (default 30 days).
+   * Records older than this are pruned by GC.
+   */
+  headLogRetentionMs?: number
+  /**
+   * On disk: a pack file takes no more appends past this size (default 1 GiB). GC compacts
+   * only packs no longer appended to, so smaller packs give space back sooner.
+   */
+  packSizeLimit?: number
+}
+
+const systemClock: Clock = { now: () => Date.now() }
+
+/**
+ * Reads (or, for a new database, writes) the format record, loads refs and counters, and
+ * assembles the engine core over `storage`.
+ */
+export async function openCore(
+  { meta, chunks }: Storage,
+  options: DatabaseOptions,
+): Promise<EngineCore> {
+  const clock = options.clock ?? systemClock
+  let format = await readFormat(meta)
+  if (
+    format !== undefined &&
+    options.hashAlgorithm !== undefined &&
+    options.hashAlgorithm !== format.hashAlgorithm
+  ) {
+    throw new EngineError(
+      'CONFLICT',
+      `this database was created with ${format.hashAlgorithm}, not ${options.hashAlgorithm}`,
+    )
+  }
+  const hasher = await createHasher(format?.hashAlgorithm ?? options.hashAlgorithm ?? 'sha256')
+  const objects = new ObjectStore(meta, hasher, options.cacheBytes ?? 64 << 20)
+  if (format === undefined) {
+    format = {
+      formatVersion: DATABASE_FORMAT_VERSION,
+      hashAlgorithm: hasher.algorithm,
+      chunker: { min: CHUNK_SIZES.minSize, avg: CHUNK_SIZES.avgSize, max: CHUNK_SIZES.maxSize },
+      createdAt: clock.now(),
+    }
+    const init = new WriteSet(objects)
+    const root = init.put({ type: 'leaf', entries: [] })
+    await meta.batch(
+      [
+        ...init.ops(),
+        { type: 'put', space: 'ref', key: HEAD, value: root },
+        { type: 'put', space: 'meta', key: 'format', value: jsonValue(format) },
+      ],
+      { sync: true },
+    )
+  }
+  const limit = options.versionLogLimit ?? VERSION_LOG_LIMIT
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new RangeError(`versionLogLimit must be a non-negative integer, got ${limit}`)
+  const headLogRetentionMs = options.headLogRetentionMs ?? DEFAULT_HEAD_LOG_RETENTION_MS
+  if (!Number.isSafeInteger(headLogRetentionMs) || headLogRetentionMs < 0)
+    throw new RangeError(
+      `headLogRetentionMs must be a non-negative integer, got ${headLogRetentionMs}`,
+    )
+  const state = await DatabaseState.load(meta, limit)
+  const head = state.refs.get(HEAD)
+  if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
+  const headTotals = pageTotals(await rootPage(objects, head))
+  let indexesInUse = false
+  for await (const _key of meta.keys('idx', { limit: 1 })) indexesInUse = true
+  return new EngineCore({
+    meta,
+    chunks,
+    objects,
+    state,
+    format,
+    clock,
+    headTotals,
+    indexesInUse,
+    headLogRetentionMs,
+  })
+}
