@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util'
 import { parseAuthMode, parsePath } from './flag-values'
+import { rawFlag } from './flag-environment'
+import type { Environment } from './flag-environment'
 import { DEFAULT_SERVER_CONFIG } from './server-config'
 import type { AuthMode } from './server-config'
 
@@ -37,12 +39,17 @@ const options = {
 } as const
 
 /**
- * Parses the arguments after `reset-root-key`.
+ * Parses the arguments after `reset-root-key`. `--data` and `--auth` fall back to
+ * `SVCDB_DATA` and `SVCDB_AUTH` in `env`, as the server's do, so the command finds the
+ * directory the server was started on.
  *
  * @example
  * parseResetRootKeyArgs(['--data', '/var/lib/svcdb', '--revoke-others'])
  */
-export function parseResetRootKeyArgs(argv: readonly string[]): ResetRootKeyArgs {
+export function parseResetRootKeyArgs(
+  argv: readonly string[],
+  env: Environment = process.env,
+): ResetRootKeyArgs {
   let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
   try {
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
@@ -51,23 +58,26 @@ export function parseResetRootKeyArgs(argv: readonly string[]): ResetRootKeyArgs
     return { action: 'error', message: `reset-root-key: ${line}` }
   }
   if (values.help) return { action: 'help' }
-  const data = parsePath(values.data ?? DEFAULT_SERVER_CONFIG.dataDir)
+  const dataFlag = rawFlag('data', values.data, env)
+  const data = parsePath(dataFlag?.raw ?? DEFAULT_SERVER_CONFIG.dataDir)
   if ('expected' in data) {
-    return { action: 'error', message: `invalid value for --data (expected ${data.expected})` }
+    const source = dataFlag?.source ?? '--data'
+    return { action: 'error', message: `invalid value for ${source} (expected ${data.expected})` }
   }
+  const authFlag = rawFlag('auth', values.auth, env)
   const auth =
-    values.auth === undefined ? { value: DEFAULT_SERVER_CONFIG.auth } : parseAuthMode(values.auth)
+    authFlag === undefined ? { value: DEFAULT_SERVER_CONFIG.auth } : parseAuthMode(authFlag.raw)
   if ('expected' in auth) {
-    const raw = JSON.stringify(values.auth)
+    const raw = JSON.stringify(authFlag?.raw)
     return {
       action: 'error',
-      message: `invalid value for --auth: ${raw} (expected ${auth.expected})`,
+      message: `invalid value for ${authFlag?.source ?? '--auth'}: ${raw} (expected ${auth.expected})`,
     }
   }
   if (auth.value.kind === 'disabled') {
     return {
       action: 'error',
-      message: 'reset-root-key: --auth disabled has no keys; give the mode the server runs with',
+      message: `reset-root-key: ${authFlag?.source ?? '--auth'} disabled has no keys; give the mode the server runs with`,
     }
   }
   return {

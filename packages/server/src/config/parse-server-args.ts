@@ -13,6 +13,8 @@ import {
   parseRetention,
 } from './flag-values'
 import type { FlagValue } from './flag-values'
+import { environmentName, rawFlag, switchFlag } from './flag-environment'
+import type { Environment } from './flag-environment'
 import { parseResetRootKeyArgs, RESET_ROOT_KEY_USAGE } from './parse-reset-root-key-args'
 import type { ResetRootKeyArgs } from './parse-reset-root-key-args'
 import { DEFAULT_SERVER_CONFIG } from './server-config'
@@ -26,6 +28,26 @@ export type ServerArgs =
   /** `message` is one line naming the offending flag. */
   | { action: 'error'; message: string }
   | ResetRootKeyArgs
+
+/** Options whose value may also come from the environment (all but help and version). */
+const CONFIGURABLE = [
+  'data',
+  'host',
+  'port',
+  'auth',
+  'dev',
+  'node-id',
+  'metrics-interval',
+  'cors',
+  'log-level',
+  'webhook-allow',
+  'unsafe-public',
+  'head-log-retention',
+] as const
+
+const ENVIRONMENT_LINES = CONFIGURABLE.map(
+  (name) => `  ${environmentName(name).padEnd(25)}--${name}`,
+).join('\n')
 
 /** Usage text of the server's command line. */
 export const SERVER_USAGE = `Usage: svcdb-server [options]
@@ -49,6 +71,11 @@ Options:
   -h, --help               show this help
   -v, --version            print the version
 
+Environment:
+  Every option above also reads an environment variable; a flag on the command line wins.
+  Switches take true or false (also 1/0, yes/no, on/off).
+${ENVIRONMENT_LINES}
+
 ${RESET_ROOT_KEY_USAGE}`
 
 const options = {
@@ -70,30 +97,52 @@ const options = {
 
 class FlagError extends Error {}
 
-function flag<T>(
-  name: string,
-  raw: string | undefined,
+/** Reads one flag: from the command line, else the environment, else `fallback`. */
+type FlagReader = <T>(
+  name: (typeof CONFIGURABLE)[number],
+  given: string | undefined,
   parse: (raw: string) => FlagValue<T>,
   fallback: T,
-): T {
-  if (raw === undefined) return fallback
-  const parsed = parse(raw)
-  if ('expected' in parsed) {
-    throw new FlagError(
-      `invalid value for --${name}: ${JSON.stringify(raw)} (expected ${parsed.expected})`,
-    )
+) => T
+
+function flagReader(env: Environment): FlagReader {
+  return (name, given, parse, fallback) => {
+    const flag = rawFlag(name, given, env)
+    if (flag === undefined) return fallback
+    const parsed = parse(flag.raw)
+    if ('expected' in parsed) {
+      throw new FlagError(
+        `invalid value for ${flag.source}: ${JSON.stringify(flag.raw)} (expected ${parsed.expected})`,
+      )
+    }
+    return parsed.value
   }
-  return parsed.value
+}
+
+function readSwitch(
+  name: string,
+  given: boolean | undefined,
+  env: Environment,
+): boolean | undefined {
+  const read = switchFlag(name, given, env)
+  if ('error' in read) throw new FlagError(read.error)
+  return read.value
 }
 
 /**
- * Parses the server's command line (without `node` and the script path).
+ * Parses the server's command line (without `node` and the script path). Every option the
+ * command line leaves out is read from its environment variable in `env` (`SVCDB_PORT` for
+ * `--port`, and so on; see {@link SERVER_USAGE}).
  *
  * @example
  * parseServerArgs(['--port', '0', '--auth', 'disabled'])
+ * parseServerArgs([], { SVCDB_PORT: '7000' }) // port 7000
  */
-export function parseServerArgs(argv: readonly string[]): ServerArgs {
-  if (argv[0] === 'reset-root-key') return parseResetRootKeyArgs(argv.slice(1))
+export function parseServerArgs(
+  argv: readonly string[],
+  env: Environment = process.env,
+): ServerArgs {
+  if (argv[0] === 'reset-root-key') return parseResetRootKeyArgs(argv.slice(1), env)
   let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
   try {
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
@@ -107,12 +156,13 @@ export function parseServerArgs(argv: readonly string[]): ServerArgs {
   if (values.version) return { action: 'version' }
   try {
     const d = DEFAULT_SERVER_CONFIG
+    const flag = flagReader(env)
     const config: ServerConfig = {
       dataDir: flag('data', values.data, parsePath, d.dataDir),
       host: flag('host', values.host, parseHost, d.host),
       port: flag('port', values.port, parsePort, d.port),
       auth: flag('auth', values.auth, parseAuthMode, d.auth),
-      dev: values.dev ?? d.dev,
+      dev: readSwitch('dev', values.dev, env) ?? d.dev,
       nodeId: flag('node-id', values['node-id'], parseNodeId, d.nodeId),
       metricsIntervalMs: flag(
         'metrics-interval',
@@ -122,7 +172,7 @@ export function parseServerArgs(argv: readonly string[]): ServerArgs {
       ),
       corsOrigins: flag('cors', values.cors, parseOrigins, d.corsOrigins),
       logLevel: flag('log-level', values['log-level'], parseLogLevel, d.logLevel),
-      unsafePublic: values['unsafe-public'] ?? d.unsafePublic,
+      unsafePublic: readSwitch('unsafe-public', values['unsafe-public'], env) ?? d.unsafePublic,
       webhookAllow: flag('webhook-allow', values['webhook-allow'], parseAllowList, d.webhookAllow),
       headLogRetentionMs: flag(
         'head-log-retention',

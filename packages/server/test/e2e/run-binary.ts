@@ -13,10 +13,16 @@ export interface BinaryRun {
 
 /**
  * Runs the built `svcdb-server` with exactly `args` until it exits by itself: a start that
- * fails, or an offline command such as `reset-root-key`.
+ * fails, or an offline command such as `reset-root-key`; `env` is added to its environment.
  */
-export function runServerBinary(args: readonly string[]): Promise<BinaryRun> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+export function runServerBinary(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<BinaryRun> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

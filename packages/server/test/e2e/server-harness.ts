@@ -40,6 +40,8 @@ export interface ServerProcessOptions {
    * spawned process is the server (signals reach it, its pid is the server's).
    */
   wrap?: (command: string[]) => string[]
+  /** Variables added to the server's environment (e.g. `SVCDB_AUTH`). */
+  env?: Record<string, string>
 }
 
 /** Starts the built server with `args` (plus `--port 0 --data <tmp>` unless given). */
@@ -61,7 +63,10 @@ export async function startServerProcess(
     ...args,
   ]
   const [file, ...rest] = options.wrap?.(command) ?? command
-  const child: ChildProcessWithoutNullStreams = spawn(file as string, rest, { stdio: 'pipe' })
+  const child: ChildProcessWithoutNullStreams = spawn(file as string, rest, {
+    stdio: 'pipe',
+    env: { ...process.env, ...options.env },
+  })
   let out = ''
   let err = ''
   const waiters = new Set<() => void>()
