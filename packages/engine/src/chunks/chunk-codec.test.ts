@@ -3,7 +3,13 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isEngineError } from '../errors'
-import { CHUNK_CODEC, decodeChunk, encodeChunk, looksCompressible } from './chunk-codec'
+import {
+  CHUNK_CODEC,
+  DEFAULT_COMPRESSION_LEVEL,
+  decodeChunk,
+  encodeChunk,
+  looksCompressible,
+} from './chunk-codec'
 
 /** Text-like bytes: words drawn from a small vocabulary. */
 function prose(length: number): Uint8Array {
@@ -11,6 +17,20 @@ function prose(length: number): Uint8Array {
   let text = ''
   for (let i = 0; text.length < length; i++) text += `${words[(i * 7 + (i >> 3)) % words.length]} `
   return new TextEncoder().encode(text.slice(0, length))
+}
+
+/** Text of words drawn with a skew from a seeded vocabulary, like prose or code. */
+function words(length: number, seed: number): Uint8Array {
+  let a = seed
+  const random = () => {
+    a = (Math.imul(a, 1103515245) + 12345) >>> 0
+    return a / 2 ** 32
+  }
+  const vocabulary = Array.from({ length: 2000 }, (_, i) => `w${(i * 2654435761) >>> 20}`)
+  const out: string[] = []
+  for (let n = 0; n < length; n += (out.at(-1) as string).length + 1)
+    out.push(vocabulary[Math.floor(random() ** 3 * 2000)] as string)
+  return new TextEncoder().encode(out.join(' ').slice(0, length))
 }
 
 /** Random hex digits: no repeats, but only 4 bits of information per byte. */
@@ -45,6 +65,20 @@ describe('chunk-codec', () => {
     data.set(randomBytes(60 * 1024))
     const encoded = await encodeChunk(data)
     expect(encoded.codec).toBe(CHUNK_CODEC.raw)
+  })
+
+  it('deflates at level 4 by default, smaller than level 1, small and large chunks alike', async () => {
+    expect(DEFAULT_COMPRESSION_LEVEL).toBe(4)
+    for (const size of [8 * 1024, 200 * 1024]) {
+      const text = words(size, size)
+      const byDefault = await encodeChunk(text)
+      const fastest = await encodeChunk(text, { level: 1 })
+      expect(byDefault.codec).toBe(CHUNK_CODEC.deflateRaw)
+      expect(byDefault.stored.length).toBeLessThan(fastest.stored.length)
+      expect(await decodeChunk(byDefault.codec, byDefault.stored, size)).toEqual(text)
+      // What level 1 stored (every record written before this default) still reads.
+      expect(await decodeChunk(fastest.codec, fastest.stored, size)).toEqual(text)
+    }
   })
 
   it('stores everything raw at level 0', async () => {

@@ -23,11 +23,19 @@ export function isChunkCodec(value: number): value is ChunkCodec {
 /** How chunks are compressed. */
 export interface CompressionOptions {
   /**
-   * zlib level 1–9, or 0 to store everything raw. Default 1: on this 2-core machine speed
-   * matters more than the last few percent of ratio.
+   * zlib level 1–9, or 0 to store everything raw. Default {@link DEFAULT_COMPRESSION_LEVEL}.
    */
   level?: number
 }
+
+/**
+ * The zlib level chunks are deflated at unless told otherwise. Measured on a real source tree
+ * (6,094 files of node_modules, 157 MB) against level 1: stored 5 % smaller (58.9 → 56.0 MB),
+ * for 14 % more CPU over the whole ingest; on 20,000 small text files 0.9 % smaller for ≈ 3 %.
+ * Level 6 saved little more on small chunks and cost twice level 1's CPU on large ones.
+ * Inflating costs the same whatever the level, so reads are unaffected.
+ */
+export const DEFAULT_COMPRESSION_LEVEL = 4
 
 /** Chunks smaller than this are stored raw: DEFLATE cannot save enough on them. */
 const MIN_COMPRESS_SIZE = 256
@@ -110,7 +118,7 @@ export async function encodeChunk(
   raw: Uint8Array,
   options: CompressionOptions = {},
 ): Promise<EncodedChunk> {
-  const level = options.level ?? 1
+  const level = options.level ?? DEFAULT_COMPRESSION_LEVEL
   if (level === 0 || !looksCompressible(raw)) return { codec: CHUNK_CODEC.raw, stored: raw }
   const compressed =
     raw.length <= SMALL_CHUNK_BYTES
