@@ -6,6 +6,7 @@ import { toErrorResponse } from './errors/error-response'
 import { ServerError } from './errors/server-error'
 import { createLogger } from './logger'
 import type { Logger } from './logger'
+import { accessLog } from './observability/access-log'
 import { healthRoute } from './routes/health'
 import type { HealthSource } from './routes/health'
 import type { AppEnv } from './routing/app-env'
@@ -16,7 +17,13 @@ import type { RouteHandler } from './routing/route-handler'
 import { SERVER_VERSION } from './version'
 
 /** Response headers the client reads, beyond the CORS-safelisted ones. */
-const EXPOSED_HEADERS = ['etag', 'content-range', 'content-length', 'content-disposition']
+const EXPOSED_HEADERS = [
+  'etag',
+  'content-range',
+  'content-length',
+  'content-disposition',
+  'x-request-id',
+]
 
 /** What the app is built from. */
 export interface AppDeps {
@@ -48,6 +55,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? createLogger({ level: 'warn' })
   const app = new Hono<AppEnv>()
+  app.use('*', accessLog(logger))
   if (deps.corsOrigins !== undefined && deps.corsOrigins.length > 0) {
     const origins = [...deps.corsOrigins]
     app.use(
@@ -78,7 +86,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const answerError = (err: unknown, c: Context<AppEnv>) => {
     deps.onError?.(err)
     const { status, body, unexpected, headers } = toErrorResponse(err)
-    if (unexpected) logger.error(`${c.req.method} ${c.req.path} failed`, err)
+    if (unexpected)
+      logger.error(`${c.req.method} ${c.req.path} failed`, err, {
+        requestId: c.get('requestId'),
+      })
     return c.json(body, status as ContentfulStatusCode, headers)
   }
   app.notFound((c) =>

@@ -1,5 +1,5 @@
 import { parseServerArgs, SERVER_USAGE } from './config/parse-server-args'
-import { createLogger } from './logger'
+import { createLogger, resolveLogFormat } from './logger'
 import { resetRootKeyOffline } from './reset-root-key'
 import type { ResetRootKeyConfig } from './config/parse-reset-root-key-args'
 import { startServer } from './start-server'
@@ -9,6 +9,8 @@ import { SERVER_VERSION } from './version'
 export interface RunServerIo {
   stdout: (text: string) => void
   stderr: (text: string) => void
+  /** True when standard error is a terminal: `--log-format auto` is then pretty. */
+  stderrIsTTY?: boolean
   /** Registers the shutdown trigger; SIGTERM and SIGINT by default. */
   onShutdownSignal: (listener: (signal: string) => void) => void
 }
@@ -16,6 +18,7 @@ export interface RunServerIo {
 const processIo: RunServerIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTTY: process.stderr.isTTY === true,
   onShutdownSignal: (listener) => {
     process.once('SIGTERM', listener)
     process.once('SIGINT', listener)
@@ -47,7 +50,13 @@ export async function runServer(
       return runResetRootKey(args.config, io)
   }
   const { config } = args
-  const logger = createLogger({ level: config.logLevel, write: (line) => io.stderr(`${line}\n`) })
+  const tty = io.stderrIsTTY === true
+  const logger = createLogger({
+    level: config.logLevel,
+    format: resolveLogFormat(config.logFormat, tty),
+    colorize: tty,
+    write: (line) => io.stderr(`${line}\n`),
+  })
   let server
   try {
     server = await startServer(config, { logger, stdout: io.stdout })

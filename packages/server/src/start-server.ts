@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createApp } from './app'
 import type { ServerConfig } from './config/server-config'
-import { createLogger } from './logger'
+import { createLogger, resolveLogFormat } from './logger'
 import type { Logger } from './logger'
 import { disabledAuthenticator } from './routing/principal'
 import { openServices } from './services/open-services'
@@ -46,7 +46,12 @@ export async function startServer(
   config: ServerConfig,
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel })
+  const logger =
+    options.logger ??
+    createLogger({
+      level: config.logLevel,
+      format: resolveLogFormat(config.logFormat, process.stderr.isTTY === true),
+    })
   await mkdir(config.dataDir, { recursive: true })
   let url = ''
   const services = await openServices(config, logger, {
@@ -78,6 +83,17 @@ export async function startServer(
   const { port } = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   url = `http://${host}:${port}`
+  logger.debug('listening', {
+    url,
+    dataDir: config.dataDir,
+    auth: config.auth.kind,
+    dev: config.dev,
+    nodeId: config.nodeId,
+    corsOrigins: config.corsOrigins.join(',') || 'none',
+    webhookAllow: config.webhookAllow.join(',') || 'none',
+    metricsIntervalMs: config.metricsIntervalMs,
+    headLogRetentionMs: config.headLogRetentionMs,
+  })
   const close = async (graceMs: number) => {
     services.beginShutdown()
     try {

@@ -1,6 +1,6 @@
 import { createDestinationAllowList } from '@svcdb/events'
-import { LOG_LEVELS } from '../logger'
-import type { LogLevel } from '../logger'
+import { LOG_FORMATS, LOG_LEVELS } from '../logger'
+import type { LogFormat, LogLevel } from '../logger'
 import type { AuthMode } from './server-config'
 
 /** A flag value parsed, or what was expected instead. */
@@ -45,6 +45,12 @@ export function parseDuration(raw: string): FlagValue<number> {
 export function parseLogLevel(raw: string): FlagValue<LogLevel> {
   const level = LOG_LEVELS.find((l) => l === raw)
   return level === undefined ? expected(LOG_LEVELS.join(', ')) : ok(level)
+}
+
+/** `json`, `pretty` or `auto`. */
+export function parseLogFormat(raw: string): FlagValue<LogFormat | 'auto'> {
+  const format = [...LOG_FORMATS, 'auto' as const].find((f) => f === raw)
+  return format === undefined ? expected('json, pretty, auto') : ok(format)
 }
 
 /** A comma-separated list of origins (`https://app.example`) or `*`. */

@@ -46,6 +46,7 @@ describe('parseServerArgs', () => {
         metricsIntervalMs: 500,
         corsOrigins: ['https://a.example', 'http://b:3000'],
         logLevel: 'debug',
+        logFormat: 'auto',
         unsafePublic: false,
         webhookAllow: ['https://hooks.example', 'https://*.corp.example:8443'],
         headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,

@@ -5,6 +5,7 @@ import {
   parseAuthMode,
   parseDuration,
   parseHost,
+  parseLogFormat,
   parseLogLevel,
   parseNodeId,
   parseOrigins,
@@ -40,6 +41,7 @@ const CONFIGURABLE = [
   'metrics-interval',
   'cors',
   'log-level',
+  'log-format',
   'webhook-allow',
   'unsafe-public',
   'head-log-retention',
@@ -62,7 +64,9 @@ Options:
   --node-id N              node id reported in stats and heartbeats (default 0)
   --metrics-interval DUR   interval of metrics events, e.g. 15s (default 15s)
   --cors ORIGINS           comma-separated allowed origins, or *
-  --log-level LEVEL        debug | info | warn | error | silent (default info)
+  --log-level LEVEL        debug | info | warn | error | silent (default info); info logs
+                           one line per request
+  --log-format FORMAT      json | pretty | auto: pretty on a terminal, else JSON (default auto)
   --webhook-allow LIST     webhook destinations that may be called: comma-separated
                            https://host[:port], https://*.domain, or * (default none)
   --unsafe-public          allow --auth disabled on a non-loopback host
@@ -88,6 +92,7 @@ const options = {
   'metrics-interval': { type: 'string' },
   cors: { type: 'string' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'unsafe-public': { type: 'boolean' },
   'webhook-allow': { type: 'string' },
   'head-log-retention': { type: 'string' },
@@ -172,6 +177,7 @@ export function parseServerArgs(
       ),
       corsOrigins: flag('cors', values.cors, parseOrigins, d.corsOrigins),
       logLevel: flag('log-level', values['log-level'], parseLogLevel, d.logLevel),
+      logFormat: flag('log-format', values['log-format'], parseLogFormat, d.logFormat),
       unsafePublic: readSwitch('unsafe-public', values['unsafe-public'], env) ?? d.unsafePublic,
       webhookAllow: flag('webhook-allow', values['webhook-allow'], parseAllowList, d.webhookAllow),
       headLogRetentionMs: flag(

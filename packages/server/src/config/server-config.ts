@@ -1,4 +1,4 @@
-import type { LogLevel } from '../logger'
+import type { LogFormat, LogLevel } from '../logger'
 
 /** How callers are authenticated (spec "Modes"). */
 export type AuthMode =
@@ -20,6 +20,8 @@ export interface ServerConfig {
   metricsIntervalMs: number
   corsOrigins: string[]
   logLevel: LogLevel
+  /** `json`, `pretty`, or `auto`: pretty when standard error is a terminal, else JSON. */
+  logFormat: LogFormat | 'auto'
   /** Allows `--auth disabled` on a non-loopback host. */
   unsafePublic: boolean
   /** Webhook destinations that may be called (none by default: no request leaves the server). */
@@ -39,6 +41,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   metricsIntervalMs: 15_000,
   corsOrigins: [],
   logLevel: 'info',
+  logFormat: 'auto',
   unsafePublic: false,
   webhookAllow: [],
   headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,

@@ -7,5 +7,7 @@ export interface AppEnv {
     principal: Principal | undefined
     /** Reports an error met after the answer's headers went out (health watches them). */
     reportError: ((err: unknown) => void) | undefined
+    /** This request's id, answered in `X-Request-Id` and named in its log lines. */
+    requestId: string
   }
 }

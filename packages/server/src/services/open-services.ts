@@ -11,6 +11,7 @@ import { createBearerAuthenticator } from '../auth/bearer-authenticator'
 import type { ServerConfig } from '../config/server-config'
 import { createEmailMagicLinkSender, createEmailService } from '../email'
 import type { EmailService } from '../email'
+import { startDebugEventLog } from './debug-event-log'
 import type { Logger } from '../logger'
 import { createDiskSampler } from '../observability/disk-sampler'
 import { createServerMetrics } from '../observability/server-metrics'
@@ -116,6 +117,7 @@ export async function openServices(
 
     const bus = createEventBus({ nodeId: config.nodeId })
     cleanups.push(() => bus.close())
+    cleanups.push(startDebugEventLog(bus, logger))
     const engineEvents = createEngineEventPublisher(db, bus, (err) =>
       logger.warn(`events of a version move skipped: ${(err as Error).message}`),
     )

@@ -27,8 +27,13 @@ export async function startWebhooks(
       const result = dispatcher.load(await db.readFile(WEBHOOKS_CONFIG_PATH))
       // A bad file leaves the webhooks in effect as they were; say why.
       if (!result.ok) logger.warn(`webhook: ${result.error.message}`)
-      else
+      else {
         for (const { id, error } of result.rejected) logger.warn(`webhook ${id}: ${error.message}`)
+        logger.debug('webhooks loaded', {
+          active: result.active.join(',') || 'none',
+          rejected: result.rejected.length,
+        })
+      }
     } catch (err) {
       if (isEngineError(err, 'NOT_FOUND')) dispatcher.configure([])
       else logger.warn(`webhook: cannot load ${WEBHOOKS_CONFIG_PATH}: ${(err as Error).message}`)
