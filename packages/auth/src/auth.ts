@@ -102,8 +102,10 @@ export interface Auth {
    */
   verifyMagicLink(code: string): Promise<AccessGrant>
   /**
-   * The caller behind a bearer token, re-checking that the user is active and the key neither
-   * revoked nor expired. In `disabled` mode, always root.
+   * The caller behind a bearer credential: an access token (JWT), or an API key (`svc_…`)
+   * given directly, with that key's rules. Either way the user must be active and the key
+   * neither revoked nor expired; a revocation made through this `Auth` counts at once, one
+   * made by another process within the identity cache's TTL. In `disabled` mode, always root.
    *
    * @throws {AuthError} `INVALID_CREDENTIAL`.
    */

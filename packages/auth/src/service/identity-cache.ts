@@ -17,6 +17,8 @@ import type { User } from '../users/user'
  */
 export interface IdentityCache {
   key(keyId: string): Promise<ApiKeyRecord | undefined>
+  /** The key whose string starts with `prefix` (see `keyPrefix`); misses are not remembered. */
+  keyByPrefix(prefix: string): Promise<ApiKeyRecord | undefined>
   user(userId: string): Promise<User | undefined>
   /** The groups `user` belongs to and the shares granted to it or to them. */
   grants(user: User): Promise<Grants>
@@ -70,6 +72,13 @@ export function createIdentityCache(
   const groups = () => cached('groups', () => store.listGroups())
   return {
     key: (keyId) => cached(`key:${keyId}`, () => store.getApiKey(keyId)),
+    async keyByPrefix(prefix) {
+      const id = `prefix:${prefix}`
+      const record = await cached(id, () => store.findApiKeyByPrefix(prefix))
+      // Guessed prefixes must not fill the cache, nor outlive the key they would name.
+      if (record === undefined) entries.delete(id)
+      return record
+    },
     user: (userId) => cached(`user:${userId}`, () => store.getUser(userId)),
     grants: (user) =>
       cached(`grants:${user.userId}:${user.updatedAt}`, async () => {

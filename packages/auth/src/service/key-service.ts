@@ -100,14 +100,26 @@ export async function issueKey(
 /**
  * The usable key a key string names: well-formed, known by its prefix, the right form, the
  * secret's digest equal in constant time, not revoked, not expired, its holder active.
+ * `lookup` `cached` reads the key and its holder through the identity cache (a key used as a
+ * bearer credential on every request); `store`, for exchanges, reads them fresh.
  *
  * @throws {AuthError} `INVALID_CREDENTIAL`, the same message whatever was wrong.
  */
-export async function authenticateKey(ctx: AuthContext, apiKey: unknown): Promise<ApiKeyRecord> {
+export async function authenticateKey(
+  ctx: AuthContext,
+  apiKey: unknown,
+  lookup: 'store' | 'cached' = 'store',
+): Promise<ApiKeyRecord> {
+  const find =
+    lookup === 'cached'
+      ? { key: ctx.cache.keyByPrefix, user: ctx.cache.user }
+      : {
+          key: (prefix: string) => ctx.store.findApiKeyByPrefix(prefix),
+          user: (userId: string) => ctx.store.getUser(userId),
+        }
   const text = typeof apiKey === 'string' ? apiKey.slice(0, 256) : ''
   const parsed = parseApiKey(text)
-  const record =
-    parsed === undefined ? undefined : await ctx.store.findApiKeyByPrefix(parsed.prefix)
+  const record = parsed === undefined ? undefined : await find.key(parsed.prefix)
   // Hash and compare whatever happened above, so a miss costs what a hit costs.
   const matches = digestsEqual(
     digestSecret(parsed?.secret ?? text),
@@ -119,7 +131,7 @@ export async function authenticateKey(ctx: AuthContext, apiKey: unknown): Promis
     throw new AuthError('INVALID_CREDENTIAL', INVALID_KEY)
   }
   if (record.userId !== null) {
-    const user = await ctx.store.getUser(record.userId)
+    const user = await find.user(record.userId)
     if (user === undefined || !user.isActive) throw new AuthError('INVALID_CREDENTIAL', INVALID_KEY)
   }
   return record

@@ -28,10 +28,13 @@ export interface TokenGrant {
 export interface SessionService {
   exchange(apiKey: string): Promise<TokenGrant>
   refresh(refreshToken: string): Promise<TokenGrant>
+  /** The caller behind an access token, or behind an API key given in its place. */
   authenticate(accessToken: string): Promise<Principal>
 }
 
 const INVALID_REFRESH = 'invalid or expired refresh token'
+/** How every API key string starts; no JWT does (they start with `eyJ`). */
+const API_KEY_START = 'svc_'
 const INVALID_ACCESS = 'invalid or expired access token'
 
 /** The sessions of one `Auth`. */
@@ -94,6 +97,11 @@ export function createSessionService(ctx: AuthContext): SessionService {
     },
 
     async authenticate(accessToken) {
+      // An API key used directly as the bearer credential (DESIGN §12), with its own rules.
+      if (typeof accessToken === 'string' && accessToken.startsWith(API_KEY_START)) {
+        const key = await authenticateKey(ctx, accessToken, 'cached')
+        return principalOf(key.userId, key.keyId, key.rules)
+      }
       const codec = await ctx.codec()
       const now = ctx.clock.now()
       const claims = await codec.verify(typeof accessToken === 'string' ? accessToken : '', now)

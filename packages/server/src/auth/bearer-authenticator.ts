@@ -8,8 +8,8 @@ const BEARER = /^Bearer +(\S+) *$/i
 
 /**
  * The {@link Authenticator} of `self-contained` and `file` modes: reads
- * `Authorization: Bearer <access token>` and has `auth` verify it, which re-checks the key
- * and the user on every request. No header means no caller (`undefined`); a malformed header
+ * `Authorization: Bearer <access token>` (or an API key `svc_…` in its place, with that key's
+ * rules) and has `auth` verify it, which re-checks the key and the user on every request. No header means no caller (`undefined`); a malformed header
  * or a refused token answers 401 `UNAUTHORIZED`. In `disabled` mode every request is root,
  * whatever it carries.
  *
@@ -26,7 +26,7 @@ export function createBearerAuthenticator(auth: Auth): Authenticator {
       if (token === undefined) {
         throw new ServerError(
           'UNAUTHORIZED',
-          'the Authorization header must be "Bearer <access token>"',
+          'the Authorization header must be "Bearer <access token or API key>"',
         )
       }
       try {
