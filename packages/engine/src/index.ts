@@ -7,6 +7,7 @@ export type {
   CompactOptions,
   CompactReport,
   ReadOptions,
+  StageItem,
   StageResult,
 } from './chunks/chunk-store'
 export { createLevelChunkStore } from './chunks/level-chunk-store'

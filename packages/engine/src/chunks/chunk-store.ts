@@ -15,6 +15,12 @@ export interface StageResult {
   storedBytes: number
 }
 
+/** One chunk to stage: its hash (computed by the caller) and its raw bytes. */
+export interface StageItem {
+  hash: Uint8Array
+  bytes: Uint8Array
+}
+
 /** One committed chunk, as {@link ChunkStore.entries} lists it. */
 export interface ChunkEntry {
   hash: Uint8Array
@@ -114,6 +120,12 @@ export interface ChunkStore {
    * Concurrent stages of one hash store the bytes once.
    */
   stage(hash: Uint8Array, bytes: Uint8Array): Promise<StageResult>
+  /**
+   * Optional: stages several chunks as {@link stage} does each, results in the same order. A
+   * store that appends records keeps those of one call side by side, in order (one upload's
+   * chunks then read back with one large read); a store without it is staged chunk by chunk.
+   */
+  stageMany?(chunks: readonly StageItem[]): Promise<StageResult[]>
   /**
    * Makes every chunk staged before the call durable; returns ops to commit with the group's
    * batch. Concurrent callers share one flush (one fdatasync per pack). The returned ops are

@@ -2,12 +2,7 @@ import { EngineError, isEngineError } from '../errors'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { insufficientStorage } from '../storage/no-space'
 import type { CompressionOptions } from './chunk-codec'
-import {
-  RECORD_HEADER_LENGTH,
-  assertChunkHash,
-  encodeChunkRecord,
-  openChunkRecord,
-} from './chunk-record'
+import { RECORD_HEADER_LENGTH, assertChunkHash, openChunkRecord } from './chunk-record'
 import type { ChunkStore, CompactReport, StageResult } from './chunk-store'
 import { checkCompactOptions, throwIfAborted } from './compact-options'
 import { PackAppender } from './pack-appender'
@@ -16,11 +11,13 @@ import type { CompactionStart } from './pack-compaction'
 import type { PackFile } from './pack-file'
 import { nodePackFileSystem } from './pack-file-system'
 import type { PackFileSystem } from './pack-file-system'
-import { decodePackLocation, indexOp, packLengthOp } from './pack-location'
+import { decodePackLocation, packLengthOp } from './pack-location'
 import type { PackLocation } from './pack-location'
 import { createLocationCache, locationKey, readManyRecords } from './pack-read-many'
 import { recoverPacks } from './pack-recovery'
 import type { PackRecoveryReport } from './pack-recovery'
+import { createPackStager } from './pack-stager'
+import type { Staged } from './pack-stager'
 import { StagingTable } from './staging-table'
 
 /** Options of {@link createPackChunkStore}. */
@@ -41,12 +38,6 @@ export interface PackChunkStore extends ChunkStore {
   readonly kind: 'pack'
   /** Torn tails cut and damaged packs found when the store opened. */
   readonly recovery: PackRecoveryReport
-}
-
-interface Staged {
-  location: PackLocation
-  /** Header plus stored bytes. */
-  recordLength: number
 }
 
 const hex = (hash: Uint8Array): string => Buffer.from(hash).toString('hex')
@@ -221,6 +212,8 @@ export async function createPackChunkStore(
     return run
   }
 
+  const stageMany = createPackStager({ table, meta, appender, compression, assertOpen, ioError })
+
   return {
     kind: 'pack',
     recovery: report,
@@ -253,38 +246,12 @@ export async function createPackChunkStore(
       )
     },
 
-    async stage(hash, bytes): Promise<StageResult> {
-      assertOpen()
-      assertChunkHash(hash)
-      const existing = table.get(hash)
-      if (existing !== undefined) {
-        const staged = await existing.promise
-        const ops = staged === undefined ? [] : [indexOp(hash.slice(), staged.location)]
-        return { ops, isNew: false, storedBytes: 0 }
-      }
-      const key = hash.slice()
-      const entry = table.start(key, async () => {
-        if ((await meta.get('chunkidx', key)) !== undefined) return undefined
-        const record = await encodeChunkRecord(key, bytes, compression)
-        assertOpen()
-        let at
-        try {
-          at = await appender.append(record)
-        } catch (err) {
-          throw ioError('write', err)
-        }
-        const location: PackLocation = {
-          pack: at.pack,
-          offset: at.offset,
-          codec: record.codec,
-          rawLength: record.rawLength,
-          storedLength: record.body.length,
-        }
-        return { location, recordLength: record.length }
-      })
-      const staged = await entry.promise
-      if (staged === undefined) return { ops: [], isNew: false, storedBytes: 0 }
-      return { ops: [indexOp(key, staged.location)], isNew: true, storedBytes: staged.recordLength }
+    stage(hash, bytes): Promise<StageResult> {
+      return stageMany([{ hash, bytes }]).then((results) => results[0] as StageResult)
+    },
+
+    stageMany(items) {
+      return stageMany(items)
     },
 
     async *entries() {

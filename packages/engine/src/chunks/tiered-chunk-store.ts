@@ -109,6 +109,32 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
     stage(hash, bytes): Promise<StageResult> {
       return bytes.length <= inline ? small.stage(hash, bytes) : large.stage(hash, bytes)
     },
+    async stageMany(items) {
+      // The large chunks go to the large tier in one call, so it keeps them side by side.
+      const isLarge = (bytes: Uint8Array) => bytes.length > inline
+      const larger = items.filter(({ bytes }) => isLarge(bytes))
+      // Settles once both tiers have (the caller may then reuse the bytes).
+      const [largeDone, smallDone] = await Promise.allSettled([
+        larger.length === 0
+          ? []
+          : (large.stageMany?.(larger) ??
+            Promise.all(larger.map(({ hash, bytes }) => large.stage(hash, bytes)))),
+        Promise.all(
+          items
+            .filter(({ bytes }) => !isLarge(bytes))
+            .map(({ hash, bytes }) => small.stage(hash, bytes)),
+        ),
+      ])
+      if (largeDone.status === 'rejected') throw largeDone.reason
+      if (smallDone.status === 'rejected') throw smallDone.reason
+      const fromLarge = largeDone.value
+      const fromSmall = smallDone.value
+      let l = 0
+      let s = 0
+      return items.map(({ bytes }) =>
+        isLarge(bytes) ? (fromLarge[l++] as StageResult) : (fromSmall[s++] as StageResult),
+      )
+    },
     async *entries() {
       yield* small.entries()
       yield* large.entries()
