@@ -202,6 +202,53 @@ export function createChunkerWithScanner(options: ChunkerOptions, scanner: GearS
 }
 
 /**
+ * Where the chunk starting at `start` of `data` ends, for callers that hold the bytes in one
+ * buffer and manage it themselves (no copy, no carry). Looks at `data[start, end)`: pass at
+ * least `maxSize` bytes past `start`, or every byte left in the stream (`end` is then its end).
+ */
+export type CutFinder = (data: Uint8Array, start: number, end: number) => number
+
+/**
+ * A {@link CutFinder} cutting exactly where {@link createChunker} does (same sizes, same gear
+ * loop). Throws `RangeError` for inconsistent sizes.
+ *
+ * @example
+ * const cutAt = createCutFinder()
+ * for (let at = 0; at < bytes.length; ) store(bytes.subarray(at, (at = cutAt(bytes, at, bytes.length))))
+ */
+export function createCutFinder(options: ChunkerOptions = {}): CutFinder {
+  const min = options.minSize ?? CHUNK_SIZES.minSize
+  const avg = options.avgSize ?? CHUNK_SIZES.avgSize
+  const max = options.maxSize ?? CHUNK_SIZES.maxSize
+  validate(min, avg, max)
+  const bits = Math.log2(avg)
+  const maskS = topMask(bits + 2)
+  const maskL = topMask(bits - 2)
+  const scanner = defaultGearScanner()
+  return (data, start, end) => {
+    // As FastCdcChunker.push: the hash starts at 0 at `min`, the strict mask up to `avg`.
+    let i = start + min
+    if (i >= end) return end
+    let h = 0
+    const avgAt = start + avg
+    const maxAt = start + max
+    if (i < avgAt) {
+      const stop = avgAt < end ? avgAt : end
+      const cut = scanner.scan(data, i, stop, h, maskS)
+      if (cut >= 0) return cut
+      h = scanner.hash
+      i = stop
+    }
+    const stop = maxAt < end ? maxAt : end
+    if (i < stop) {
+      const cut = scanner.scan(data, i, stop, h, maskL)
+      if (cut >= 0) return cut
+    }
+    return stop
+  }
+}
+
+/**
  * Chunks an async stream of buffers; memory stays bounded by the max chunk size whatever the
  * stream's length.
  *

@@ -1,15 +1,17 @@
 import { throwIfAborted } from '../errors'
-import type { ChunkStore } from '../chunks/chunk-store'
-import { CHUNK_SIZES, createChunker } from '../chunking/fastcdc'
+import type { ChunkStore, StageItem, StageResult } from '../chunks/chunk-store'
+import { CHUNK_SIZES } from '../chunking/fastcdc'
 import type { Lease } from '../gc/gc-fence'
 import type { Hasher } from '../hashing/hasher'
 import type { MetaOp } from '../meta/meta-store'
 import type { ChunkRef } from '../objects/tree-objects'
+import { streamBatches, wholeBatches } from './chunk-batches'
+import type { ChunkBatch } from './chunk-batches'
 import { leadingBytes } from './write-data'
 import type { WriteData } from './write-data'
 
-/** Chunk stores written to concurrently per upload: hashing the next chunk overlaps the I/O of the last. */
-const STAGE_WINDOW = 8
+/** Batches staged at once per upload: hashing the next overlaps the I/O of the last. */
+const BATCH_WINDOW = 2
 
 /** What ingesting a file's content produced. */
 export interface Ingested {
@@ -27,9 +29,9 @@ export interface Ingested {
 const CONTENT_PREFIX = new TextEncoder().encode('content:')
 
 /**
- * Streams content through the chunker, hashes each chunk and stages it in the chunk store.
- * Memory is bounded by the chunker's max chunk size times the staging window, whatever the
- * size of the content.
+ * Streams content through the chunker, hashes each chunk and stages it in the chunk store,
+ * {@link BATCH_BYTES} at a time. Memory is bounded by the batch size (plus one chunk) times
+ * the batch window, whatever the size of the content.
  *
  * Content of at most the chunker's minimum size is one chunk whatever its bytes (the chunker
  * never cuts before it), so it is staged at once, without the chunker: the same chunk, the
@@ -59,26 +61,35 @@ export async function ingest(
   }
   const inflight: Promise<void>[] = []
 
-  const stage = async (bytes: Uint8Array) => {
-    const hash = hasher.hashDomain('chunk', bytes)
-    content.update(hash)
-    out.chunks.push({ hash, size: bytes.length })
-    out.size += bytes.length
-    // Pinned before the store checks for the chunk, so GC cannot delete a chunk this file
-    // is about to reuse (see GcFence).
-    const sweeping = lease?.add(hash)
-    if (sweeping !== undefined) await sweeping
+  /** Hashes a batch's chunks and stages them together (see `ChunkStore.stageMany`). */
+  const stage = async ({ chunks: parts, release }: ChunkBatch) => {
+    const items: StageItem[] = []
+    for (const bytes of parts) {
+      const hash = hasher.hashDomain('chunk', bytes)
+      content.update(hash)
+      out.chunks.push({ hash, size: bytes.length })
+      out.size += bytes.length
+      // Pinned before the store checks for the chunk, so GC cannot delete a chunk this file
+      // is about to reuse (see GcFence).
+      const sweeping = lease?.add(hash)
+      if (sweeping !== undefined) await sweeping
+      items.push({ hash, bytes })
+    }
     inflight.push(
-      chunks.stage(hash, bytes).then((result) => {
-        for (const op of result.ops) out.ops.push(op)
-        if (result.isNew) {
-          out.newChunks++
-          out.newRawBytes += bytes.length
-          out.newStoredBytes += result.storedBytes
-        }
-      }),
+      stageAll(chunks, items)
+        .then((results) =>
+          results.forEach((result, i) => {
+            for (const op of result.ops) out.ops.push(op)
+            if (result.isNew) {
+              out.newChunks++
+              out.newRawBytes += (items[i] as StageItem).bytes.length
+              out.newStoredBytes += result.storedBytes
+            }
+          }),
+        )
+        .finally(release),
     )
-    if (inflight.length >= STAGE_WINDOW) await inflight.shift()
+    if (inflight.length >= BATCH_WINDOW) await inflight.shift()
   }
 
   // Every staged write settles before returning, so no I/O outlives a failed upload.
@@ -87,16 +98,18 @@ export async function ingest(
     return settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
   }
   try {
-    const head = await leadingBytes(data, CHUNK_SIZES.minSize, signal)
-    if (head.whole !== undefined) {
-      if (head.whole.length > 0) await stage(head.whole)
-    } else {
-      const chunker = createChunker()
-      for await (const buffer of head.rest) {
+    if (data instanceof Uint8Array) {
+      for (const batch of wholeBatches(data)) {
         throwIfAborted(signal, 'the write')
-        for (const chunk of chunker.push(buffer)) await stage(chunk)
+        await stage(batch)
       }
-      for (const chunk of chunker.end()) await stage(chunk)
+    } else {
+      const head = await leadingBytes(data, CHUNK_SIZES.minSize, signal)
+      if (head.whole !== undefined) {
+        if (head.whole.length > 0) await stage({ chunks: [head.whole], release: () => undefined })
+      } else {
+        for await (const batch of streamBatches(head.rest, signal)) await stage(batch)
+      }
     }
   } catch (err) {
     await settle()
@@ -106,4 +119,16 @@ export async function ingest(
   if (failed !== undefined) throw failed.reason
   out.contentHash = content.digest()
   return out
+}
+
+/**
+ * Stages `items` together when the store can, else one by one. Settles only once every stage
+ * has (the chunks' memory is reused afterwards), with the first failure if any.
+ */
+async function stageAll(store: ChunkStore, items: StageItem[]): Promise<StageResult[]> {
+  if (store.stageMany !== undefined) return store.stageMany(items)
+  const settled = await Promise.allSettled(items.map(({ hash, bytes }) => store.stage(hash, bytes)))
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+  if (failed !== undefined) throw failed.reason
+  return settled.map((s) => (s as PromiseFulfilledResult<StageResult>).value)
 }
