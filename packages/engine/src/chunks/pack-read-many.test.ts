@@ -107,6 +107,36 @@ describe('pack-chunk-store readMany', () => {
     )
   })
 
+  it('returns raw chunks of one run back to back in one buffer, inflated ones on their own', async () => {
+    const f = await openPackFixture(await newPackDir())
+    const text = new TextEncoder().encode('compressible text '.repeat(3_000))
+    const chunks = [
+      pseudoRandomBytes(30_000, 500),
+      pseudoRandomBytes(31_000, 501),
+      text,
+      pseudoRandomBytes(32_000, 502),
+      pseudoRandomBytes(33_000, 503),
+    ]
+    await storeInOrder(f, chunks)
+    expect((await f.location(id(text))).codec).not.toBe(0)
+    const read = (await f.store.readMany?.(chunks.map(id))) as Uint8Array[]
+    expect(read.map((bytes, i) => Buffer.compare(bytes, chunks[i] as Uint8Array))).toEqual(
+      chunks.map(() => 0),
+    )
+    const follows = (a: Uint8Array, b: Uint8Array) =>
+      a.buffer === b.buffer && a.byteOffset + a.length === b.byteOffset
+    const [a, b, inflated, d, e] = read as [
+      Uint8Array,
+      Uint8Array,
+      Uint8Array,
+      Uint8Array,
+      Uint8Array,
+    ]
+    expect([follows(a, b), follows(d, e)]).toEqual([true, true])
+    expect(inflated.buffer).not.toBe(a.buffer)
+    expect(follows(b, d)).toBe(false)
+  })
+
   it('fails the whole read with CONTENT_CORRUPT when one record of a run is damaged', async () => {
     const f = await openPackFixture(await newPackDir())
     const chunks = Array.from({ length: 3 }, (_, i) => pseudoRandomBytes(30_000, 200 + i))

@@ -108,15 +108,44 @@ export async function readManyRecords(
       }
       // One read for records appended back to back, each then checked on its own.
       const span = await store.readSpan(pack, run.offset, run.length)
-      await Promise.all(
-        run.items.map(async (i) => {
+      const parts = await Promise.all(
+        run.items.map((i) => {
           const location = locations[i] as PackLocation
           const at = location.offset - run.offset
           const record = span.subarray(at, at + RECORD_HEADER_LENGTH + location.storedLength)
-          out[i] = await store.openAt(hashes[i] as Uint8Array, location, record)
+          return store.openAt(hashes[i] as Uint8Array, location, record)
         }),
       )
+      closeHeaderGaps(span, parts).forEach((part, k) => (out[run.items[k] as number] = part))
     }),
   )
   return out
+}
+
+/**
+ * Moves the raw bodies of a span's records, once all are checked, over the headers between
+ * them, so that chunks stored raw one after another end up back to back in the span's
+ * buffer: a reader may then hand on a run of them as one view (see `readFileContent`), which
+ * makes one socket write of it instead of one a chunk. Parts that are not views of the span
+ * (inflated chunks) stay as they are, and the next raw body starts a new stretch.
+ */
+export function closeHeaderGaps(span: Uint8Array, parts: readonly Uint8Array[]): Uint8Array[] {
+  let end = -1
+  return parts.map((part) => {
+    if (part.buffer !== span.buffer) {
+      end = -1
+      return part
+    }
+    const at = part.byteOffset - span.byteOffset
+    if (end < 0 || end >= at) {
+      end = at + part.length
+      return part
+    }
+    // Moving left only, in file order: what is overwritten is a checked header, never a body
+    // still to be moved.
+    span.copyWithin(end, at, at + part.length)
+    const moved = span.subarray(end, end + part.length)
+    end += part.length
+    return moved
+  })
 }

@@ -99,7 +99,8 @@ function readWindow(chunks: ChunkStore, window: Window): Promise<Uint8Array[]> {
 }
 
 /**
- * The bytes of `range` of a file, one slice per chunk. Chunks are read a window at a time
+ * The bytes of `range` of a file, one part per chunk or per run of chunks the store returned
+ * back to back in one buffer. Chunks are read a window at a time
  * (see {@link FIRST_WINDOW_BYTES}; stores with `readMany` fetch a window's chunks with few
  * large reads), one window ahead of the consumer so storage reads overlap with whatever the
  * consumer does. At most two windows are held at once.
@@ -126,8 +127,25 @@ async function* sliced(read: Promise<Uint8Array[]>, window: Window): AsyncGenera
   } catch (err) {
     throw corruptIfMissing(err)
   }
-  for (let i = 0; i < parts.length; i++)
-    yield checked(parts[i] as Uint8Array, window.slices[i] as Slice)
+  // Chunks the store returned back to back in one buffer go out as one view: one part (one
+  // socket write, one trip through the consumer's streams) instead of one a chunk.
+  let pending: Uint8Array | undefined
+  for (let i = 0; i < parts.length; i++) {
+    const part = checked(parts[i] as Uint8Array, window.slices[i] as Slice)
+    if (pending === undefined) pending = part
+    else if (adjacent(pending, part))
+      pending = new Uint8Array(pending.buffer, pending.byteOffset, pending.length + part.length)
+    else {
+      yield pending
+      pending = part
+    }
+  }
+  if (pending !== undefined) yield pending
+}
+
+/** True when `next` starts where `part` ends, in the same memory. */
+function adjacent(part: Uint8Array, next: Uint8Array): boolean {
+  return part.buffer === next.buffer && part.byteOffset + part.length === next.byteOffset
 }
 
 /** A chunk a file names but the store lacks is damage, not an absent file. */
