@@ -37,6 +37,13 @@ export interface RouteDef {
   readonly request?: RouteRequest
   /** Schema of the JSON success body; absent for streams and binary bodies. */
   readonly response?: AnySchema
+  /**
+   * Media type of a request body that is bytes rather than JSON, e.g.
+   * `application/octet-stream`; the wildcard type when any type is taken (a file's bytes).
+   */
+  readonly requestMediaType?: string
+  /** Media type of a success body that is not JSON; the wildcard type for a file's own. */
+  readonly responseMediaType?: string
   /** Status of a successful answer; 200 when absent. */
   readonly successStatus?: number
 }

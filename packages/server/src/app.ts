@@ -8,6 +8,7 @@ import { createLogger } from './logger'
 import type { Logger } from './logger'
 import { accessLog } from './observability/access-log'
 import { healthRoute } from './routes/health'
+import { openApiRoute } from './routes/openapi'
 import type { HealthSource } from './routes/health'
 import type { AppEnv } from './routing/app-env'
 import { mountRoutes } from './routing/mount-routes'
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', rawPathGuard)
   const handlers: RouteHandler[] = [
     healthRoute({ version: deps.version ?? SERVER_VERSION, status: deps.health ?? (() => 'ok') }),
+    openApiRoute(deps.version ?? SERVER_VERSION),
     ...(deps.handlers ?? []),
   ]
   mountRoutes(app, handlers, deps.authenticator)

@@ -5,6 +5,7 @@ it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_SERVER_CONFIG",
+      "LOG_FORMATS",
       "LOG_LEVELS",
       "ROOT_USER_ID",
       "SERVER_USAGE",
@@ -24,9 +25,11 @@ it('exports exactly the public surface', () => {
       "handleRoute",
       "isServerError",
       "mountRoutes",
+      "openApiDocument",
       "openFileIdentityStore",
       "openServices",
       "parseServerArgs",
+      "resolveLogFormat",
       "runServer",
       "startServer",
       "toErrorResponse",

@@ -21,6 +21,7 @@ export const fileRoutes = {
     auth: 'token',
     request: { params: filePathParamsSchema, query: forkQuerySchema },
     response: writeResultSchema,
+    requestMediaType: '*/*',
   }),
   filesRead: defineRoute({
     id: 'files.read',
@@ -28,6 +29,7 @@ export const fileRoutes = {
     path: '/files/{path*}',
     auth: 'token',
     request: { params: filePathParamsSchema, query: readQuerySchema },
+    responseMediaType: '*/*',
   }),
   filesHead: defineRoute({
     id: 'files.head',

@@ -12,6 +12,13 @@ export const systemRoutes = {
     auth: 'none',
     response: healthResponseSchema,
   }),
+  systemOpenApi: defineRoute({
+    id: 'system.openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    auth: 'none',
+    responseMediaType: 'application/json',
+  }),
   systemStats: defineRoute({
     id: 'system.stats',
     method: 'GET',
@@ -24,6 +31,7 @@ export const systemRoutes = {
     method: 'GET',
     path: '/system/metrics',
     auth: 'token',
+    responseMediaType: 'text/plain',
   }),
   systemEvents: defineRoute({
     id: 'system.events',
@@ -33,5 +41,6 @@ export const systemRoutes = {
     request: {
       query: v.object({ events: v.optional(v.string()), path_prefix: v.optional(v.string()) }),
     },
+    responseMediaType: 'text/event-stream',
   }),
 } as const

@@ -23,6 +23,7 @@ export const uploadRoutes = {
     auth: 'token',
     request: { params: v.object({ hash: versionHashSchema }) },
     response: v.object({ hash: v.string(), stored: v.boolean() }),
+    requestMediaType: 'application/octet-stream',
   }),
   uploadsCommit: defineRoute({
     id: 'uploads.commit',

@@ -27,6 +27,7 @@ export const versionRoutes = {
     request: {
       query: v.object({ snapshot: v.optional(versionName), hash: v.optional(v.string()) }),
     },
+    responseMediaType: 'application/octet-stream',
   }),
   versionsDiff: defineRoute({
     id: 'versions.diff',
@@ -34,6 +35,7 @@ export const versionRoutes = {
     path: '/versions/diff',
     auth: 'root',
     request: { query: v.object({ from: versionName, to: v.optional(versionName) }) },
+    responseMediaType: 'application/octet-stream',
   }),
   versionsImport: defineRoute({
     id: 'versions.import',
@@ -53,6 +55,7 @@ export const versionRoutes = {
       }),
     },
     response: importResultSchema,
+    requestMediaType: 'application/octet-stream',
   }),
   versionsPromote: defineRoute({
     id: 'versions.promote',
