@@ -20,7 +20,11 @@ export interface ClientOptions {
   baseUrl: string
   /** An API key (`svc_…`): exchanged for tokens on first use and renewed as needed. */
   apiKey?: string
-  /** An access token obtained elsewhere (a magic link, say). */
+  /**
+   * An access token obtained elsewhere (a magic link, say), or an API key to send as it is:
+   * the server takes `Authorization: Bearer svc_…` too, with the key's rules, and nothing is
+   * exchanged or renewed (what the CLI does, one short process a command).
+   */
   token?: string
   /** A refresh token to renew `token` with. */
   refreshToken?: string

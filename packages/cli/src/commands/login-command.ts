@@ -1,7 +1,7 @@
-import { createClient, isClientError } from '@svcdb/client'
+import { isClientError } from '@svcdb/client'
 import type { Command } from '../command'
 import { CliError } from '../cli-error'
-import { DEFAULT_URL } from '../connection/connect'
+import { clientFor, DEFAULT_URL } from '../connection/connect'
 import { configPath, readProfiles, writeProfiles } from '../connection/profiles'
 
 async function readLine(stream: NodeJS.ReadableStream): Promise<string> {
@@ -35,10 +35,10 @@ export const loginCommand: Command = {
       apiKey = await readLine(ctx.io.stdin)
     }
     if (apiKey === '') throw new CliError('no API key given')
-    // Health proves the URL is a svcdb server, a call that needs a token proves the key. Stats
-    // are refused (403, or 404 to a scoped key) to keys that may not see the whole database,
-    // share links included: such a refusal still comes after a successful token exchange.
-    const client = createClient({ baseUrl: url, apiKey })
+    // Health proves the URL is a svcdb server, a call that needs a credential proves the key.
+    // Stats are refused (403, or 404 to a scoped key) to keys that may not see the whole
+    // database, share links included: such a refusal still means the key was accepted.
+    const client = clientFor(url, apiKey)
     await client.system.health()
     try {
       await client.system.stats()

@@ -51,11 +51,16 @@ export async function resolveConnection(
   return { url, apiKey, source }
 }
 
-/** A client for a resolved connection. */
+/**
+ * A client for a resolved connection. The API key goes as the bearer credential itself (the
+ * server takes `Authorization: Bearer svc_…`): a command exchanges no token, so none of the
+ * hundreds of short runs of a script leaves a 30-day refresh token behind.
+ */
 export function connect(connection: Connection): Client {
-  return createClient(
-    connection.apiKey === undefined
-      ? { baseUrl: connection.url }
-      : { baseUrl: connection.url, apiKey: connection.apiKey },
-  )
+  return clientFor(connection.url, connection.apiKey)
+}
+
+/** A client of `url` sending `apiKey` (when given) as its bearer credential. */
+export function clientFor(url: string, apiKey: string | undefined): Client {
+  return createClient(apiKey === undefined ? { baseUrl: url } : { baseUrl: url, token: apiKey })
 }
