@@ -33,6 +33,12 @@ export interface Command {
   /** More help: what it does, examples. */
   details?: string
   options?: OptionSpecs
+  /**
+   * Wire fields whose option (or argument) is named otherwise, so a validation error names
+   * what the user typed: `{ rules: '--rule', task_type: '<type>' }`. A field `expires_in_days`
+   * with an option `--expires-in-days` needs no entry.
+   */
+  wireOptions?: Record<string, string>
   /** How many positional arguments it takes: `[min, max]`. */
   args: readonly [number, number]
   run(

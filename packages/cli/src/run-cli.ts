@@ -9,6 +9,7 @@ import { COMMANDS } from './commands'
 import { connect, resolveConnection } from './connection/connect'
 import type { Connection } from './connection/connect'
 import { EXIT_CODES } from './exit-codes'
+import { explainFailure } from './explain-failure'
 import type { ExitCode } from './exit-codes'
 
 /** The `svcdb` command's version. */
@@ -52,15 +53,20 @@ export async function runCli(
   }
   const entry = COMMANDS.find((c) => c.name === command)
   if (entry === undefined) {
-    io.stderr(`svcdb: unknown command '${command}'; run \`svcdb --help\` for the list\n`)
+    const message = `unknown command '${command}'; run \`svcdb --help\` for the list`
+    io.stderr(`svcdb: ${message}\n`)
+    if (rest.includes('--json'))
+      io.stdout(`${JSON.stringify({ error: { code: 'USAGE', message } })}\n`)
     return EXIT_CODES.USAGE
   }
   try {
     if (isGroup(entry)) return await runGroup(entry, rest, io, env)
     return await runCommand('svcdb', entry, rest, io, env)
   } catch (err) {
-    const { exitCode, message } = describeFailure(err)
+    const { exitCode, code, message } = describeFailure(err)
     io.stderr(`svcdb ${command}: ${message}\n`)
+    // Scripts reading --json output get the failure in the same form as the server's errors.
+    if (rest.includes('--json')) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`)
     return exitCode
   }
 }
@@ -126,6 +132,12 @@ async function runCommand(
       io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : human())
     },
   }
-  const code = await command.run(positionals, values, ctx)
-  return code ?? EXIT_CODES.OK
+  try {
+    const code = await command.run(positionals, values, ctx)
+    return code ?? EXIT_CODES.OK
+  } catch (err) {
+    const url =
+      connection === undefined ? undefined : (await connection.catch(() => undefined))?.url
+    throw explainFailure(err, { url, options: command.options, wireOptions: command.wireOptions })
+  }
 }

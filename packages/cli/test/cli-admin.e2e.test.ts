@@ -113,7 +113,7 @@ describe('svcdb admin commands (built binary, live server)', () => {
     expect(
       await json(['cron', 'create', 'nightly', '0 3 * * *', 'gc', '--args', '{"dry_run":true}']),
     ).toMatchObject({ enabled: true })
-    expect((await run(['cron', 'create', 'never', '0 0 30 2 *', 'gc'])).code).toBe(1)
+    expect((await run(['cron', 'create', 'never', '0 0 30 2 *', 'gc'])).code).toBe(2)
     expect(await json(['cron', 'update', 'nightly', '--enabled', 'false'])).toMatchObject({
       enabled: false,
     })
@@ -137,7 +137,7 @@ describe('svcdb admin commands (built binary, live server)', () => {
       event_type: string
     }
     expect(event.event_type).toBe('entries_created')
-    expect((await run(['events', 'tail', '--events', 'bogus'])).code).toBe(1)
+    expect((await run(['events', 'tail', '--events', 'bogus'])).code).toBe(2)
   })
 
   it('prints help for every command and subcommand', async () => {

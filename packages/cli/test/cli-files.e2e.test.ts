@@ -3,7 +3,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createClient } from '@svcdb/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bin, startFixture, svcdb } from './cli-harness'
+import { bin, closedUrl, startFixture, svcdb } from './cli-harness'
 import type { CliFixture } from './cli-harness'
 
 let fx: CliFixture
@@ -68,9 +68,10 @@ describe('svcdb file commands (built binary, live server)', () => {
     expect((await run(['ls', '/', '--bogus'])).code).toBe(2)
     expect((await run(['put', 'only-one-arg'])).code).toBe(2)
     expect((await run(['frobnicate'])).code).toBe(2)
-    const unreachable = await svcdb(['ls'], { env: { ...fx.env, SVCDB_URL: 'http://127.0.0.1:9' } })
+    const nowhere = await closedUrl()
+    const unreachable = await svcdb(['ls'], { env: { ...fx.env, SVCDB_URL: nowhere } })
     expect(unreachable.code).toBe(1)
-    expect(unreachable.stderr).toContain('NETWORK_ERROR')
+    expect(unreachable.stderr).toBe(`svcdb ls: cannot reach ${nowhere}: is the server running?\n`)
   })
 
   it('draws a progress bar on a terminal only', async () => {
@@ -120,6 +121,6 @@ describe('svcdb file commands (built binary, live server)', () => {
       stdin: `${link.key}\n`,
     })
     expect(shared.code).toBe(0)
-    expect((await svcdb(['ls', '--profile', 'nosuch'], { env })).code).toBe(1)
+    expect((await svcdb(['ls', '--profile', 'nosuch'], { env })).code).toBe(2)
   })
 })

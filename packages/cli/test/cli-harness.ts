@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -35,6 +37,15 @@ export function svcdb(
     child.on('close', (code) => resolve({ code, stdout, stderr }))
     child.stdin.end(options.stdin)
   })
+}
+
+/** A loopback URL where nothing listens: a port just bound and released. */
+export async function closedUrl(): Promise<string> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return `http://127.0.0.1:${port}`
 }
 
 /** A real server in this process, plus a scratch directory for local files and config. */

@@ -75,13 +75,13 @@ describe('svcdb query (built binary, live server)', () => {
       '--where',
       JSON.stringify({ field: '/points', op: 'gt', value: 'x' }),
     ])
-    expect(bad.code).toBe(1)
+    expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('BAD_REQUEST')
     const badConfig = await run(
       ['put', '-', '/issues/.svcdb/indexes.json', '--stream'],
       '{"indexes": 3}',
     )
-    expect(badConfig.code).toBe(1)
+    expect(badConfig.code).toBe(2)
     expect(badConfig.stderr).toContain('invalid index configuration')
   })
 })

@@ -83,12 +83,12 @@ describe('svcdb version commands (built binary, live server)', () => {
     expect(applied).toMatchObject({ backup_type: 'patch', head_promoted: true })
     expect((await run(['get', '/shared/b.txt', '-'], other)).stdout).toBe('beta')
     // The same patch again: the base no longer matches.
-    expect((await run(['import', patch], other)).code).toBe(1)
+    expect((await run(['import', patch], other)).code).toBe(5)
 
     const head = String(imported.version_hash)
     expect((await run(['promote', head], other)).code).toBe(0)
     expect((await run(['get', '/shared/b.txt', '-'], other)).code).toBe(3)
-    expect((await run(['promote', 'not-a-hash'], other)).code).toBe(1)
+    expect((await run(['promote', 'not-a-hash'], other)).code).toBe(2)
     expect((await readFile(archive)).length).toBeGreaterThan(0)
   })
 

@@ -4,6 +4,15 @@ import { formatTable, formatTime } from '../output/table'
 import { stringOption } from '../option-value'
 import { formatKeyValue } from '../output/key-value'
 
+// The group fields each option sets.
+const GROUP_WIRE_OPTIONS = {
+  default_allow: '--allow',
+  default_deny: '--deny',
+  query_field: '--field',
+  query_operator: '--op',
+  query_value: '--value',
+}
+
 const tags = (value: unknown) =>
   stringOption(value)
     ?.split(',')
@@ -72,6 +81,7 @@ export const usersGroup: CommandGroup = {
         tags: { type: 'string' },
         active: { type: 'string' },
       },
+      wireOptions: { is_active: '--active' },
       args: [1, 1],
       async run([id], values, ctx) {
         const active = stringOption(values.active)
@@ -138,6 +148,7 @@ export const groupsGroup: CommandGroup = {
         op: { type: 'string' },
         value: { type: 'string' },
       },
+      wireOptions: GROUP_WIRE_OPTIONS,
       args: [1, 1],
       async run([name], values, ctx) {
         for (const flag of ['field', 'op', 'value'])
@@ -176,6 +187,7 @@ export const groupsGroup: CommandGroup = {
         op: { type: 'string' },
         value: { type: 'string' },
       },
+      wireOptions: GROUP_WIRE_OPTIONS,
       args: [1, 1],
       async run([name], values, ctx) {
         const input: Record<string, string> = {}
@@ -257,6 +269,7 @@ export const keysGroup: CommandGroup = {
         rule: { type: 'string', multiple: true },
         'expires-in-days': { type: 'string' },
       },
+      wireOptions: { rules: '--rule', user_id: '--user' },
       args: [0, 0],
       async run(_p, values, ctx) {
         const client = await ctx.client()

@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs'
 import { rm, stat } from 'node:fs/promises'
-import type { Command } from '../command'
+import { isClientError } from '@svcdb/client'
+import type { Command, CommandContext } from '../command'
 import { CliError } from '../cli-error'
+import { EXIT_CODES } from '../exit-codes'
 import { openDataDir } from '../offline/open-data-dir'
 import { createProgress } from '../output/progress'
 import { stringOption } from '../option-value'
@@ -21,7 +23,8 @@ export const importCommand: Command = {
   async run([file], values, ctx) {
     const path = file as string
     const size = path === '-' ? undefined : (await stat(path).catch(() => undefined))?.size
-    if (path !== '-' && size === undefined) throw new CliError(`cannot read ${path}`)
+    if (path !== '-' && size === undefined)
+      throw new CliError(`${path}: no such file`, EXIT_CODES.NOT_FOUND)
     const stream = path === '-' ? ctx.io.stdin : createReadStream(path)
     if (stream === undefined) throw new CliError('no standard input to read')
     const progress = createProgress({
@@ -36,7 +39,7 @@ export const importCommand: Command = {
     try {
       const result =
         data === undefined
-          ? await (await ctx.client()).versions.import(source, options)
+          ? await importOnline(ctx, source, options)
           : await importOffline(data, source, options)
       progress.stop()
       ctx.print(result, () =>
@@ -48,6 +51,24 @@ export const importCommand: Command = {
       progress.stop()
     }
   },
+}
+
+/**
+ * Imports through the server. A patch on another HEAD comes back as the wire's BAD_REQUEST
+ * (the engine's BASE_MISMATCH); it is a conflict with the current state, exit 5 as offline.
+ */
+async function importOnline(
+  ctx: CommandContext,
+  source: AsyncIterable<Uint8Array>,
+  options: { force: boolean; promote: boolean },
+) {
+  try {
+    return await (await ctx.client()).versions.import(source, options)
+  } catch (err) {
+    if (isClientError(err, 'BAD_REQUEST') && err.message.startsWith('the patch applies to version'))
+      throw new CliError(`BASE_MISMATCH: ${err.message}`, EXIT_CODES.CONFLICT, 'BASE_MISMATCH')
+    throw err
+  }
 }
 
 /** Imports into a stopped server's data directory, creating it (and removing it again on failure) when absent. */

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { CliError } from '../cli-error'
 import type { CliIo } from '../cli-io'
+import { EXIT_CODES } from '../exit-codes'
 
 /** A local source: a file, or standard input for `-`. */
 export async function openLocalSource(
@@ -21,6 +22,8 @@ export async function openLocalSource(
     size = info.size
   } catch (err) {
     if (err instanceof CliError) throw err
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new CliError(`${path}: no such file`, EXIT_CODES.NOT_FOUND)
     throw new CliError(`cannot read ${path}: ${(err as Error).message}`)
   }
   return { stream: createReadStream(path), size }

@@ -115,6 +115,7 @@ export const cronGroup: CommandGroup = {
       usage: '<id> <schedule> <gc|reindex|backup>',
       details: 'Example: svcdb cron create nightly-gc "0 3 * * *" gc --args \'{"dry_run":false}\'',
       options: { args: { type: 'string' }, disabled: { type: 'boolean' } },
+      wireOptions: { id: '<id>', schedule: '<schedule>', task_type: '<type>' },
       args: [3, 3],
       async run([id, schedule, type], values, ctx) {
         const created = await (
@@ -139,6 +140,7 @@ export const cronGroup: CommandGroup = {
         args: { type: 'string' },
         enabled: { type: 'string' },
       },
+      wireOptions: { task_type: '--type' },
       args: [1, 1],
       async run([id], values, ctx) {
         const input: Record<string, unknown> = {}

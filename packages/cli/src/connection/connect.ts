@@ -1,6 +1,7 @@
 import { createClient } from '@svcdb/client'
 import type { Client } from '@svcdb/client'
 import { CliError } from '../cli-error'
+import { EXIT_CODES } from '../exit-codes'
 import { configPath, readProfiles } from './profiles'
 
 /** Where the server is when nothing says otherwise (the server's default address). */
@@ -36,6 +37,7 @@ export async function resolveConnection(
   if (flags.profile !== undefined && profile === undefined) {
     throw new CliError(
       `no profile named '${flags.profile}'; run \`svcdb login --profile ${flags.profile}\``,
+      EXIT_CODES.USAGE,
     )
   }
   const url = flags.url ?? env.SVCDB_URL ?? profile?.url ?? DEFAULT_URL
