@@ -102,6 +102,7 @@ it('exports exactly the public surface', () => {
       "versionChangesQuerySchema",
       "versionHashSchema",
       "versionNameSchema",
+      "whoamiSchema",
       "writeResultSchema",
     ]
   `)

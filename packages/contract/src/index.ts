@@ -84,6 +84,8 @@ export { accessGrantSchema, magicLinkResponseSchema, tokenGrantSchema } from './
 export type { AccessGrantView, TokenGrantView } from './identity/token'
 export { deactivatedUserSchema, userSchema } from './identity/user'
 export type { UserView } from './identity/user'
+export { whoamiSchema } from './identity/whoami'
+export type { WhoamiView } from './identity/whoami'
 export {
   changeResultSchema,
   deleteQuerySchema,

@@ -18,9 +18,10 @@ import {
   tokenGrantSchema,
   tokenRequestSchema,
 } from '../identity/token'
+import { whoamiSchema } from '../identity/whoami'
 import { defineRoute } from '../route'
 
-/** Routes of /auth/* (token, refresh, magic links, API keys). */
+/** Routes of /auth/* (token, refresh, magic links, API keys, and who the caller is). */
 export const authRoutes = {
   authToken: defineRoute({
     id: 'auth.token',
@@ -102,5 +103,13 @@ export const authRoutes = {
     auth: 'token',
     request: { params: keyIdParamsSchema },
     response: revokedKeySchema,
+  }),
+  /** Beyond the spec: the caller's identity and rules, so a script can check its credential. */
+  authWhoami: defineRoute({
+    id: 'auth.whoami',
+    method: 'GET',
+    path: '/auth/whoami',
+    auth: 'token',
+    response: whoamiSchema,
   }),
 } as const

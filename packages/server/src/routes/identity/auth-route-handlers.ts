@@ -15,6 +15,7 @@ import {
   revokedKeyView,
   tokenGrantView,
 } from './identity-views'
+import { whoamiRouteHandler } from './whoami-route-handler'
 
 /** What the identity routes use. */
 export interface IdentityRoutesContext {
@@ -64,6 +65,7 @@ export function authRouteHandlers(ctx: IdentityRoutesContext): RouteHandler[] {
     handleRoute(routes.authKeysRevoke, async (c, { params }) => {
       return c.json(revokedKeyView(await auth.keys.revoke(callerOf(c), params.key_id)), 200)
     }),
+    whoamiRouteHandler(ctx),
   ]
   return handlers.map(withAuthErrors)
 }

@@ -45,7 +45,7 @@ describe('identity route handlers', () => {
     )
     expect(handled.map((r) => r.id).sort()).toEqual(identity.map((r) => r.id).sort())
     expect(rootRoutes).toHaveLength(13)
-    expect(tokenRoutes).toHaveLength(3)
+    expect(tokenRoutes).toHaveLength(4) // the spec's three and GET /auth/whoami
   })
 })
 
