@@ -33,7 +33,7 @@ import { Snapshots } from './versions/snapshots'
 import { namesHash, resolveVersion, resolveVersionRoot } from './versions/version-spec'
 import { RootCheckedView } from './versions/root-checked-view'
 import { assertVersionRoot } from './versions/version-roots'
-import { missingChunks, putChunk } from './write/chunk-uploads'
+import { missingChunks, putChunk, readChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './workspace'
 import { Workspace } from './workspace'
 import { openCore } from './database-open'
@@ -282,6 +282,14 @@ export class Database extends Workspace {
    */
   async putChunk(hash: string, bytes: Uint8Array): Promise<{ isNew: boolean }> {
     return putChunk(this.core, hash, bytes)
+  }
+
+  /**
+   * The bytes of a stored chunk (`NOT_FOUND` when absent, `INVALID_HASH` for a malformed id),
+   * checked as every read is. The server looks at an upload's first bytes with it.
+   */
+  async readChunk(hash: string): Promise<Uint8Array> {
+    return readChunk(this.core, hash)
   }
 
   /** The chunk ids among `hashes` that are not stored (`INVALID_HASH` for a malformed one). */

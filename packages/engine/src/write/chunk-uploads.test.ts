@@ -136,3 +136,24 @@ describe('chunk uploads under an online GC', () => {
     await db.close()
   })
 })
+
+describe('readChunk', () => {
+  it('gives back a stored chunk’s bytes, on disk too, and refuses unknown or malformed ids', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svcdb-read-chunk-'))
+    const db = await Database.open({ path: dir })
+    try {
+      const [small, large] = [pseudoRandomBytes(3_000, 7), pseudoRandomBytes(70_000, 8)]
+      for (const bytes of [small, large]) {
+        const [chunk] = await cut(bytes)
+        await db.putChunk(chunk!.hash, chunk!.bytes)
+        const back = await db.readChunk(chunk!.hash)
+        expect(new Uint8Array(back)).toEqual(new Uint8Array(chunk!.bytes))
+      }
+      await rejectsWith(db.readChunk('ab'.repeat(32)), 'NOT_FOUND')
+      await rejectsWith(db.readChunk('not-a-hash'), 'INVALID_HASH')
+    } finally {
+      await db.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -53,6 +53,15 @@ export async function putChunk(
  * against GC for the upload's grace window (pinned before they are looked up), so the
  * commit that names them does not find them swept in between.
  */
+/**
+ * The bytes of a stored chunk, as uploads stored them: `NOT_FOUND` when it is not stored,
+ * `INVALID_HASH` for a malformed id, `CONTENT_CORRUPT` rather than damaged bytes.
+ */
+export async function readChunk(core: EngineCore, hash: string): Promise<Uint8Array> {
+  core.assertOpen()
+  return core.chunks.read(parseHash(hash))
+}
+
 export async function missingChunks(
   core: EngineCore,
   hashes: readonly string[],
