@@ -1,5 +1,7 @@
 import { Transport } from './http/transport'
 import type { TransportOptions } from './http/transport'
+import { subscribeWithCallback } from './events/event-callback'
+import type { SubscribeCallbackOptions, Unsubscribe } from './events/event-callback'
 import type { SubscribeOptions } from './events/event-subscription'
 import { subscribeEvents } from './events/event-subscription'
 import type { EventEnvelope } from '@svcdb/events'
@@ -34,10 +36,26 @@ export interface ClientOptions {
   retries?: number
 }
 
-/** The live event stream. */
+/** The live event stream, as an async iterator or through a callback. */
 export interface EventsApi {
   /** Envelopes as they happen, reconnecting and resuming by itself; see {@link SubscribeOptions}. */
   subscribe(options?: SubscribeOptions): AsyncIterable<EventEnvelope>
+  /**
+   * Calls `callback` with each envelope, one at a time, and returns the function that ends
+   * the subscription. An error the callback throws goes to `options.onError` (or
+   * `console.error`) and the next event still comes.
+   *
+   * @example
+   * const unsubscribe = client.events.subscribe({ pathPrefix: '/docs/' }, (event) => {
+   *   console.log(event.event_type, event.payload)
+   * })
+   * // later
+   * await unsubscribe()
+   */
+  subscribe(
+    options: SubscribeCallbackOptions,
+    callback: (event: EventEnvelope) => void | Promise<void>,
+  ): Unsubscribe
 }
 
 /** A client of one svcdb server. */
@@ -87,6 +105,24 @@ export function createClient(options: ClientOptions): Client {
     cron: cronApi(t),
     system: systemApi(t),
     email: emailApi(t),
-    events: { subscribe: (o) => subscribeEvents(t, o) },
+    events: { subscribe: eventsSubscribe(t) },
   }
+}
+
+function eventsSubscribe(t: Transport): EventsApi['subscribe'] {
+  function subscribe(options?: SubscribeOptions): AsyncIterable<EventEnvelope>
+  function subscribe(
+    options: SubscribeCallbackOptions,
+    callback: (event: EventEnvelope) => void | Promise<void>,
+  ): Unsubscribe
+  function subscribe(
+    options?: SubscribeCallbackOptions,
+    callback?: (event: EventEnvelope) => void | Promise<void>,
+  ): AsyncIterable<EventEnvelope> | Unsubscribe {
+    if (callback === undefined) return subscribeEvents(t, options)
+    if (typeof callback !== 'function')
+      throw new TypeError('events.subscribe(options, callback) needs callback as a function')
+    return subscribeWithCallback(t, options ?? {}, callback)
+  }
+  return subscribe
 }

@@ -5,9 +5,11 @@ import * as v from 'valibot'
 /**
  * What went wrong: a wire error code sent by the server, or one of the client's own:
  * `NETWORK_ERROR` (no answer), `ABORTED` (the caller's signal fired), `INVALID_RESPONSE`
- * (an answer that does not follow the contract).
+ * (an answer that does not follow the contract), `INVALID_JSON` (`files.readJson` read a file
+ * whose bytes are not JSON).
  */
-export type ClientErrorCode = ErrorCode | 'NETWORK_ERROR' | 'ABORTED' | 'INVALID_RESPONSE'
+export type ClientErrorCode =
+  ErrorCode | 'NETWORK_ERROR' | 'ABORTED' | 'INVALID_RESPONSE' | 'INVALID_JSON'
 
 /** Options of a {@link ClientError}. */
 export interface ClientErrorOptions {

@@ -2,15 +2,26 @@ export { createClient } from './create-client'
 export type { Client, ClientOptions, EventsApi } from './create-client'
 export { ClientError, clientErrorFromBody, isClientError } from './errors'
 export type { ClientErrorCode, ClientErrorOptions } from './errors'
+export type {
+  SubscribeCallbackOptions,
+  SubscriptionErrorSource,
+  Unsubscribe,
+} from './events/event-callback'
 export type { SubscribeOptions } from './events/event-subscription'
 export type { CallOptions } from './http/route-types'
 export type {
   Download,
-  FilesApi,
-  ListingPage,
-  ListOptions,
   ReadOptions,
   VersionSelector,
+  WholeReadOptions,
+} from './resources/file-reads'
+export type {
+  CopyBody,
+  FilesApi,
+  ForkOptions,
+  ListingPage,
+  ListOptions,
+  MoveBody,
   WriteOptions,
 } from './resources/files'
 export type { AuthApi, KeysApi } from './resources/keys'

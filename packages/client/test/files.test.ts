@@ -79,6 +79,30 @@ describe('files', () => {
     expect(isClientError(err, 'NOT_FOUND')).toBe(true)
   })
 
+  it('moves and copies with the request body as the argument, on a fork too', async () => {
+    await client.files.write('/b/a.txt', 'a')
+    await client.files.write('/b/b.txt', 'b')
+    const moved = await client.files.move({ from: '/b/a.txt', to: '/b/moved.txt' })
+    expect(moved.path).toBe('/b/moved.txt')
+    const copied = await client.files.copy({
+      paths: ['/b/moved.txt', '/b/b.txt'],
+      destination: '/b/copies',
+    })
+    expect(copied.items.map((i) => i.path)).toEqual(['/b/copies/moved.txt', '/b/copies/b.txt'])
+    expect(await client.files.readText('/b/copies/moved.txt')).toBe('a')
+
+    await client.versions.forks.create('shape')
+    await client.files.move({ from: '/b/b.txt', to: '/b/on-fork.txt' }, { fork: 'shape' })
+    expect(await client.files.exists('/b/b.txt')).toBe(true)
+    expect(await client.files.exists('/b/on-fork.txt', { fork: 'shape' })).toBe(true)
+
+    await expect(client.files.move({ from: '/b/none', to: '/b/x' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    // A programming mistake fails at once, before any request.
+    expect(() => client.files.move('/b/b.txt', { fork: 'shape' } as never)).toThrow(TypeError)
+  })
+
   it('uploads a large file a second time sending only the changed chunks', async () => {
     const recorder = recordingFetch()
     const counted = createClient({

@@ -1,9 +1,6 @@
-import { entryViewSchema, routes } from '@svcdb/contract'
-import * as v from 'valibot'
+import { routes } from '@svcdb/contract'
 import type { EntryView, QueryBody } from '@svcdb/contract'
-import { ClientError } from '../errors'
-import { readBody } from '../http/read-body'
-import type { CallOptions } from '../http/route-types'
+import type { BodyOf, CallOptions } from '../http/route-types'
 import type { ResponseOf, Transport } from '../http/transport'
 import { uploadMany } from '../uploads/bulk-upload'
 import type { UploadManyFile, UploadManyOptions, UploadManyResult } from '../uploads/bulk-upload'
@@ -11,17 +8,13 @@ import { dedupUpload } from '../uploads/dedup-upload'
 import type { UploadOptions } from '../uploads/dedup-upload'
 import { prepareBody } from '../uploads/upload-source'
 import type { UploadSource } from '../uploads/upload-source'
+import { fileReads, selector } from './file-reads'
+import type { FileReads, VersionSelector } from './file-reads'
+import { copyArguments, moveArguments } from './move-arguments'
 import { sharesApi } from './shares'
 import type { SharesApi } from './shares'
 
 type R = typeof routes
-
-/** Which version a read looks at: HEAD by default, a fork, a snapshot or a version hash. */
-export interface VersionSelector {
-  fork?: string
-  snapshot?: string
-  version?: string
-}
 
 /** Options of `files.write`. */
 export interface WriteOptions extends CallOptions {
@@ -32,29 +25,6 @@ export interface WriteOptions extends CallOptions {
   ifMatch?: string
   /** Write only if nothing exists at the path. */
   ifNoneMatch?: '*'
-}
-
-/** Options of `files.read`. */
-export interface ReadOptions extends CallOptions, VersionSelector {
-  /** An inclusive byte range; `end` defaults to the last byte. */
-  range?: { start: number; end?: number }
-  /** Answer `notModified` instead of the bytes when the content hash is still this. */
-  ifNoneMatch?: string
-}
-
-/** A file being downloaded. */
-export interface Download {
-  /** The bytes (of the range, if one was asked), streamed. */
-  body: ReadableStream<Uint8Array>
-  /** Length of `body`. */
-  size: number
-  /** The file's whole size. */
-  totalSize: number
-  contentType: string
-  /** The content hash (the `ETag` without quotes). */
-  hash: string
-  /** `bytes start-end/total` when a range was served. */
-  contentRange: string | undefined
 }
 
 /** Options of listings. */
@@ -98,15 +68,27 @@ export interface FilesApi {
     options?: UploadManyOptions,
   ): Promise<UploadManyResult>
   /** Downloads a file as a stream; `undefined` when `ifNoneMatch` still matches (304). */
-  read(path: string, options?: ReadOptions): Promise<Download | undefined>
+  read: FileReads['read']
   /** The whole file in memory. */
-  readBytes(path: string, options?: VersionSelector & CallOptions): Promise<Uint8Array>
-  readText(path: string, options?: VersionSelector & CallOptions): Promise<string>
+  readBytes: FileReads['readBytes']
+  /** The whole file as UTF-8 text. */
+  readText: FileReads['readText']
+  /**
+   * The whole file parsed as JSON; `ClientError` `INVALID_JSON` when its bytes are not JSON.
+   * The type parameter is trusted, not checked.
+   *
+   * @example
+   * const config = await client.files.readJson<{ port: number }>('/etc/app.json')
+   */
+  readJson: FileReads['readJson']
+  /**
+   * True when something is at `path` (a file, a directory, or a symlink whose target exists),
+   * false when the server answers `NOT_FOUND` (a scoped key outside its rules gets that too).
+   * Other failures (`FORBIDDEN`, `NETWORK_ERROR`…) still throw.
+   */
+  exists: FileReads['exists']
   /** What a path holds: its listing entry (files, directories and symlinks alike). */
-  stat(
-    path: string,
-    options?: VersionSelector & CallOptions & { nofollow?: boolean },
-  ): Promise<EntryView>
+  stat: FileReads['stat']
   /** Every entry of a directory, fetched page by page as you iterate. */
   list(path: string, options?: ListOptions): AsyncIterable<EntryView>
   /** One page of a listing, for callers that page themselves. */
@@ -122,16 +104,28 @@ export interface FilesApi {
     path: string,
     options?: CallOptions & { fork?: string },
   ): Promise<ResponseOf<R['filesMkdir']>>
-  move(
-    from: string,
-    to: string,
-    options?: CallOptions & { fork?: string },
-  ): Promise<ResponseOf<R['filesMove']>>
-  /** Copies entries into a directory; only references are copied, never bytes. */
+  /**
+   * Moves or renames an entry; the first argument is the request body, `{ from, to }`.
+   * `move(from, to, options)` still works.
+   *
+   * @example
+   * await client.files.move({ from: '/drafts/a.md', to: '/posts/a.md' })
+   */
+  move(body: MoveBody, options?: ForkOptions): Promise<ResponseOf<R['filesMove']>>
+  move(from: string, to: string, options?: ForkOptions): Promise<ResponseOf<R['filesMove']>>
+  /**
+   * Copies entries into a directory; only references are copied, never bytes. The first
+   * argument is the request body, `{ paths, destination }`; `copy(paths, destination,
+   * options)` still works.
+   *
+   * @example
+   * await client.files.copy({ paths: ['/posts/a.md', '/posts/b.md'], destination: '/archive' })
+   */
+  copy(body: CopyBody, options?: ForkOptions): Promise<ResponseOf<R['filesCopy']>>
   copy(
     paths: string[],
     destination: string,
-    options?: CallOptions & { fork?: string },
+    options?: ForkOptions,
   ): Promise<ResponseOf<R['filesCopy']>>
   /** Creates or replaces a symlink at `path` pointing to `target`. */
   symlink(
@@ -150,6 +144,15 @@ export interface FilesApi {
   readonly shares: SharesApi
 }
 
+/** Options of the calls that write to a fork or HEAD. */
+export type ForkOptions = CallOptions & { fork?: string }
+
+/** What `files.move` takes: the body of `POST /files/move`. */
+export type MoveBody = BodyOf<R['filesMove']>
+
+/** What `files.copy` takes: the body of `POST /files/copy`. */
+export type CopyBody = BodyOf<R['filesCopy']>
+
 /** A page of a directory listing. */
 export interface ListingPage {
   items: EntryView[]
@@ -158,12 +161,6 @@ export interface ListingPage {
   offset: number
   /** The cursor of the next page, while more remain. */
   next?: string | undefined
-}
-
-const unquote = (etag: string | null) => (etag ?? '').replace(/^W\//, '').replace(/"/g, '')
-
-function selector(options: VersionSelector) {
-  return { fork: options.fork, snapshot: options.snapshot, version: options.version }
 }
 
 /** @internal */
@@ -192,40 +189,6 @@ export function filesApi(t: Transport): FilesApi {
     return body
   }
 
-  const read = async (path: string, options: ReadOptions = {}): Promise<Download | undefined> => {
-    const headers: Record<string, string> = {}
-    if (options.range !== undefined)
-      headers.range = `bytes=${options.range.start}-${options.range.end ?? ''}`
-    if (options.ifNoneMatch !== undefined) headers['if-none-match'] = `"${options.ifNoneMatch}"`
-    const response = await t.send(routes.filesRead, {
-      params: params(path),
-      query: selector(options),
-      headers,
-      signal: options.signal,
-      accept: [304],
-    })
-    if (response.status === 304) return undefined
-    const contentRange = response.headers.get('content-range') ?? undefined
-    const size = Number(response.headers.get('content-length') ?? '0')
-    return {
-      body: response.body ?? new ReadableStream({ start: (c) => c.close() }),
-      size,
-      totalSize: contentRange === undefined ? size : Number(contentRange.split('/')[1]),
-      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-      hash: unquote(response.headers.get('etag')),
-      contentRange,
-    }
-  }
-
-  const readBytes = async (path: string, options: VersionSelector & CallOptions = {}) => {
-    const response = await t.send(routes.filesRead, {
-      params: params(path),
-      query: selector(options),
-      signal: options.signal,
-    })
-    return new Uint8Array(await readBody(response, (r) => r.arrayBuffer(), options.signal))
-  }
-
   return {
     write(path, source, options = {}) {
       const prepared = prepareBody(source)
@@ -244,25 +207,7 @@ export function filesApi(t: Transport): FilesApi {
     },
     upload: (path, source, options) => dedupUpload(t, path, source, options),
     uploadMany: (files, options) => uploadMany(t, files, options),
-    read,
-    readBytes,
-    readText: async (path, options) => new TextDecoder().decode(await readBytes(path, options)),
-    async stat(path, options = {}) {
-      const response = await t.send(routes.filesRead, {
-        params: params(path),
-        query: { ...selector(options), stat: true, nofollow: options.nofollow },
-        signal: options.signal,
-      })
-      const result = v.safeParse(
-        entryViewSchema,
-        await t.parse(routes.filesRead, response, options.signal),
-      )
-      if (!result.success)
-        throw new ClientError('INVALID_RESPONSE', `${path}: the answer is not an entry`, {
-          status: response.status,
-        })
-      return result.output
-    },
+    ...fileReads(t),
     async *list(path, options = {}) {
       let after: string | undefined
       for (;;) {
@@ -281,14 +226,14 @@ export function filesApi(t: Transport): FilesApi {
       }),
     mkdir: (path, o = {}) =>
       t.json(routes.filesMkdir, { query: { fork: o.fork }, json: { path }, signal: o.signal }),
-    move: (from, to, o = {}) =>
-      t.json(routes.filesMove, { query: { fork: o.fork }, json: { from, to }, signal: o.signal }),
-    copy: (paths, destination, o = {}) =>
-      t.json(routes.filesCopy, {
-        query: { fork: o.fork },
-        json: { paths, destination },
-        signal: o.signal,
-      }),
+    move(first: MoveBody | string, second?: string | ForkOptions, third?: ForkOptions) {
+      const [json, o] = moveArguments(first, second, third)
+      return t.json(routes.filesMove, { query: { fork: o.fork }, json, signal: o.signal })
+    },
+    copy(first: CopyBody | string[], second?: string | ForkOptions, third?: ForkOptions) {
+      const [json, o] = copyArguments(first, second, third)
+      return t.json(routes.filesCopy, { query: { fork: o.fork }, json, signal: o.signal })
+    },
     symlink: (path, target, o = {}) =>
       t.json(routes.linksWrite, {
         params: params(path),

@@ -24,8 +24,18 @@ export interface KeysApi {
   revokeAdmin(keyId: string, options?: CallOptions): Promise<ResponseOf<R['authAdminKeysRevoke']>>
 }
 
-/** Magic links, and the token calls (the client makes those itself; exposed for tools). */
+/** Magic links, who you are, and the token calls (the client makes those itself). */
 export interface AuthApi {
+  /**
+   * Who the client's credential speaks for (`GET /auth/whoami`): `user_id`, `username`,
+   * `email` (`null` for a share key, `email` also for a user without one), `is_root`,
+   * `key_id` (`null` for a magic-link token), `scoped` and the key's `rules`.
+   *
+   * @example
+   * const me = await client.auth.whoami()
+   * if (!me.is_root) console.log(`${me.username} with rules`, me.rules)
+   */
+  whoami(options?: CallOptions): Promise<ResponseOf<R['authWhoami']>>
   /** Mails (or, with `--dev`, prints) a sign-in link; the answer is the same for any address. */
   requestMagicLink(email: string, options?: CallOptions): Promise<ResponseOf<R['authMagicLink']>>
   /** Exchanges a magic-link code for an access token. */
@@ -54,6 +64,7 @@ export function keysApi(t: Transport): KeysApi {
 /** @internal */
 export function authApi(t: Transport): AuthApi {
   return {
+    whoami: (o = {}) => t.json(routes.authWhoami, { signal: o.signal }),
     requestMagicLink: (email, o = {}) =>
       t.json(routes.authMagicLink, { json: { email }, signal: o.signal }),
     verifyMagicLink: (code, o = {}) =>
