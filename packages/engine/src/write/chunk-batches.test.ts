@@ -71,4 +71,19 @@ describe('chunk batches', () => {
     )
     for (const batch of held) batch.release()
   })
+
+  it('copies a small last chunk out of the batch buffer (the small tier and the deflate worker keep no view of it)', async () => {
+    const bytes = pseudoRandomBytes(MiB + 300_000, 7)
+    const batches = []
+    for await (const batch of streamBatches(pieces(bytes, 64 * 1024))) batches.push(batch)
+    const chunks = batches.flatMap((batch) => batch.chunks)
+    const last = chunks[chunks.length - 1] as Uint8Array
+    const small = bytes.length - chunks.slice(0, -1).reduce((n, c) => n + c.length, 0)
+    expect(last.length).toBe(small)
+    expect(small).toBeLessThanOrEqual(CHUNK_SIZES.minSize) // these bytes end in a small chunk
+    expect(last.buffer.byteLength).toBe(last.length)
+    // The others stay views of the batch buffers.
+    expect((chunks[0] as Uint8Array).buffer.byteLength).toBeGreaterThan(MiB)
+    for (const batch of batches) batch.release()
+  })
 })

@@ -100,7 +100,11 @@ export async function* streamBatches(
     }
     while (start < filled) {
       const cut = cutAt(buffer, start, filled)
-      chunks.push(buffer.subarray(start, cut))
+      // A last chunk below the minimum is copied out: it goes to the small tier (and maybe
+      // to the deflate worker, whose message would otherwise clone the whole 1.25 MiB buffer).
+      chunks.push(
+        cut - start <= CHUNK_SIZES.minSize ? buffer.slice(start, cut) : buffer.subarray(start, cut),
+      )
       start = cut
     }
     if (chunks.length > 0) yield { chunks, release: releaser(buffer) }
