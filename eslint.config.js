@@ -71,7 +71,8 @@ export default tseslint.config(
   },
   {
     files: ['packages/client/src/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+    // `src/node/` is the Node-only entry (`@svcdb/client/node`), the one place for built-ins.
+    ignores: ['**/*.test.ts', 'packages/client/src/node/**'],
     rules: {
       'no-restricted-globals': [
         'error',

@@ -44,9 +44,9 @@ describe('files.exists', () => {
       code: 'FORBIDDEN',
       status: 403,
     })
-    await expect(client.files.exists('/e/a.txt', { version: 'not-a-hash' })).rejects.toMatchObject(
-      { status: 400 },
-    )
+    await expect(client.files.exists('/e/a.txt', { version: 'not-a-hash' })).rejects.toMatchObject({
+      status: 400,
+    })
   })
 })
 
