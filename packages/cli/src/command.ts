@@ -1,11 +1,21 @@
-import type { ParseArgsConfig } from 'node:util'
 import type { Client } from '@svcdb/client'
 import type { CliIo } from './cli-io'
 import type { Connection } from './connection/connect'
 import type { ExitCode } from './exit-codes'
 
-/** Option definitions, as `node:util` `parseArgs` takes them. */
-export type OptionSpecs = NonNullable<ParseArgsConfig['options']>
+/** One option: what `node:util` `parseArgs` takes, plus the sentence its help shows. */
+export interface OptionSpec {
+  type: 'string' | 'boolean'
+  short?: string
+  multiple?: boolean
+  /** One sentence for `--help`: what the option does. */
+  help: string
+  /** The value's placeholder in help (default: the option's name in upper case). */
+  value?: string
+}
+
+/** A command's options by long name. */
+export type OptionSpecs = Record<string, OptionSpec>
 
 /** Parsed option values. */
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>
@@ -52,5 +62,7 @@ export interface Command {
 export interface CommandGroup {
   name: string
   summary: string
+  /** More help, shown under the list of subcommands. */
+  details?: string
   subcommands: readonly Command[]
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CliIo } from './cli-io'
+import { isGroup } from './command-help'
+import { COMMANDS } from './commands'
 import { CLI_VERSION, runCli } from './run-cli'
 
 function capture(): CliIo & { out: string; err: string } {
@@ -53,5 +55,47 @@ describe('runCli', () => {
     const log = capture()
     expect(await runCli(['log', '--help'], log)).toBe(0)
     expect(log.out).toContain('--limit')
+  })
+
+  it('gives every option of every command a sentence of help, shown by --help', async () => {
+    const commands = COMMANDS.flatMap((e) =>
+      isGroup(e)
+        ? e.subcommands.map((c) => [`${e.name} ${c.name}`, c] as const)
+        : [[e.name, e] as const],
+    )
+    for (const [name, command] of commands) {
+      const io = capture()
+      expect(await runCli([...name.split(' '), '--help'], io)).toBe(0)
+      for (const [option, spec] of Object.entries(command.options ?? {})) {
+        expect(spec.help, `${name} --${option}`).toMatch(/^[A-Z].{10,}\.$/s)
+        expect(io.out).toContain(spec.help)
+      }
+    }
+  })
+
+  it('explains the permission letters in help keys, keys --help and keys create --help', async () => {
+    for (const argv of [
+      ['help', 'keys'],
+      ['keys', '--help'],
+      ['keys', 'create', '--help'],
+    ]) {
+      const io = capture()
+      expect(await runCli(argv, io)).toBe(0)
+      expect(io.out).toContain('crudlify')
+      for (const line of [
+        'c  create',
+        'r  read',
+        'u  update',
+        'd  delete',
+        'l  list',
+        'i  invoke',
+        'f  functions',
+        'y  configure',
+      ])
+        expect(io.out, argv.join(' ')).toContain(line)
+    }
+    const create = capture()
+    expect(await runCli(['help', 'keys', 'create'], create)).toBe(0)
+    expect(create.out).toContain('--rule GLOB=FLAGS')
   })
 })

@@ -4,12 +4,20 @@ import { describeFailure, usageError } from './cli-error'
 import type { CliIo } from './cli-io'
 import { processIo } from './cli-io'
 import type { Command, CommandContext, CommandGroup } from './command'
-import { commandHelp, GLOBAL_OPTIONS, groupHelp, isGroup, topHelp } from './command-help'
+import {
+  commandHelp,
+  GLOBAL_OPTIONS,
+  groupHelp,
+  isGroup,
+  parseArgsOptions,
+  topHelp,
+} from './command-help'
 import { COMMANDS } from './commands'
 import { connect, resolveConnection } from './connection/connect'
 import type { Connection } from './connection/connect'
 import { EXIT_CODES } from './exit-codes'
 import { explainFailure } from './explain-failure'
+import { stringOption } from './option-value'
 import type { ExitCode } from './exit-codes'
 
 /** The `svcdb` command's version. */
@@ -35,10 +43,14 @@ export async function runCli(
   const env = options.env ?? process.env
   const [command, ...rest] = argv
   switch (command) {
+    case 'help':
+      // `svcdb help keys [create]` is `svcdb keys [create] --help`.
+      if (rest.length > 0) return runCli([...rest, '--help'], io, options)
+      io.stdout(CLI_USAGE)
+      return EXIT_CODES.OK
     case undefined:
     case '-h':
     case '--help':
-    case 'help':
       io.stdout(CLI_USAGE)
       return command === undefined ? EXIT_CODES.USAGE : EXIT_CODES.OK
     case '-v':
@@ -99,7 +111,7 @@ async function runCommand(
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { ...GLOBAL_OPTIONS, ...command.options },
+      options: parseArgsOptions({ ...GLOBAL_OPTIONS, ...command.options }),
       allowPositionals: true,
       strict: true,
     })
@@ -124,7 +136,11 @@ async function runCommand(
     json,
     connection: () =>
       (connection ??= resolveConnection(
-        { url: values.url, 'api-key': values['api-key'], profile: values.profile },
+        {
+          url: stringOption(values.url),
+          'api-key': stringOption(values['api-key']),
+          profile: stringOption(values.profile),
+        },
         env,
       )),
     client: async () => connect(await ctx.connection()),

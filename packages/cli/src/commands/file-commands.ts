@@ -1,19 +1,22 @@
 import { basename } from 'node:path'
 import type { EntryView } from '@svcdb/contract'
-import type { Command } from '../command'
+import type { Command, OptionSpecs } from '../command'
 import { usageError } from '../cli-error'
 import { createProgress } from '../output/progress'
 import { formatBytes, formatTable, formatTime } from '../output/table'
+import { formatKeyValue } from '../output/key-value'
 import { counting, openLocalSource, writeLocal } from './local-files'
 import { putTree } from './put-tree'
 import { stringOption } from '../option-value'
 
-const forkOption = { fork: { type: 'string' } } as const
+const forkOption = {
+  fork: { type: 'string', help: 'Work on this fork instead of HEAD.' },
+} as const satisfies OptionSpecs
 const versionOptions = {
-  fork: { type: 'string' },
-  snapshot: { type: 'string' },
-  version: { type: 'string' },
-} as const
+  fork: { type: 'string', help: 'Read this fork instead of HEAD.' },
+  snapshot: { type: 'string', help: 'Read this snapshot instead of HEAD.' },
+  version: { type: 'string', value: 'HASH', help: 'Read this stored version instead of HEAD.' },
+} as const satisfies OptionSpecs
 
 const selector = (values: Record<string, unknown>) => {
   const out: { fork?: string; snapshot?: string; version?: string } = {}
@@ -60,9 +63,20 @@ export const fileCommands: Command[] = [
       '          svcdb put -r ./site /www',
     options: {
       ...forkOption,
-      'content-type': { type: 'string' },
-      stream: { type: 'boolean' },
-      recursive: { type: 'boolean', short: 'r' },
+      'content-type': {
+        type: 'string',
+        value: 'TYPE',
+        help: 'Store this media type instead of the one guessed from the name and bytes.',
+      },
+      stream: {
+        type: 'boolean',
+        help: 'Send the bytes in one request instead of only the chunks the server lacks.',
+      },
+      recursive: {
+        type: 'boolean',
+        short: 'r',
+        help: 'Upload every regular file below a local directory.',
+      },
     },
     args: [2, 2],
     async run([local, target], values, ctx) {
@@ -116,7 +130,14 @@ export const fileCommands: Command[] = [
     name: 'get',
     summary: 'download a file to a local path (default: its name) or - for stdout',
     usage: '<remote> [local|-]',
-    options: { ...versionOptions, range: { type: 'string' } },
+    options: {
+      ...versionOptions,
+      range: {
+        type: 'string',
+        value: 'START-END',
+        help: 'Download only these bytes (END included; START- reads to the end).',
+      },
+    },
     args: [1, 2],
     async run([source, local], values, ctx) {
       const client = await ctx.client()
@@ -166,9 +187,13 @@ export const fileCommands: Command[] = [
     usage: '[remote]',
     options: {
       ...versionOptions,
-      recursive: { type: 'boolean', short: 'r' },
-      glob: { type: 'string' },
-      nofollow: { type: 'boolean' },
+      recursive: {
+        type: 'boolean',
+        short: 'r',
+        help: 'List every entry below, not only the directory.',
+      },
+      glob: { type: 'string', help: 'Only entries whose name matches this glob (e.g. "*.json").' },
+      nofollow: { type: 'boolean', help: 'Show a symlink itself instead of what it points to.' },
     },
     args: [0, 1],
     async run([dir], values, ctx) {
@@ -189,7 +214,10 @@ export const fileCommands: Command[] = [
     name: 'stat',
     summary: 'show what a path holds',
     usage: '<remote>',
-    options: { ...versionOptions, nofollow: { type: 'boolean' } },
+    options: {
+      ...versionOptions,
+      nofollow: { type: 'boolean', help: 'Show a symlink itself instead of what it points to.' },
+    },
     args: [1, 1],
     async run([path], values, ctx) {
       const client = await ctx.client()
@@ -197,18 +225,17 @@ export const fileCommands: Command[] = [
         ...selector(values),
         ...(values.nofollow === true ? { nofollow: true } : {}),
       })
-      ctx.print(entry, () =>
-        Object.entries(entry)
-          .map(([key, value]) => `${key.padEnd(22)}${String(value)}\n`)
-          .join(''),
-      )
+      ctx.print(entry, () => formatKeyValue(entry))
     },
   },
   {
     name: 'rm',
     summary: 'delete a file, symlink, or (with -r) a directory',
     usage: '<remote>',
-    options: { ...forkOption, recursive: { type: 'boolean', short: 'r' } },
+    options: {
+      ...forkOption,
+      recursive: { type: 'boolean', short: 'r', help: 'Delete a directory and everything in it.' },
+    },
     args: [1, 1],
     async run([path], values, ctx) {
       const client = await ctx.client()

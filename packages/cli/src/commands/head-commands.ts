@@ -1,6 +1,6 @@
 import { isClientError } from '@svcdb/client'
 import type { Client, HeadLogItem } from '@svcdb/client'
-import type { Command, CommandContext } from '../command'
+import type { Command, CommandContext, OptionSpecs } from '../command'
 import { CliError, usageError } from '../cli-error'
 import { EXIT_CODES } from '../exit-codes'
 import { openDataDir } from '../offline/open-data-dir'
@@ -40,7 +40,12 @@ async function guardedMove<T>(client: Client, read: string, move: () => Promise<
   }
 }
 
-const forceOption = { force: { type: 'boolean' } } as const
+const forceOption = {
+  force: {
+    type: 'boolean',
+    help: 'Replace HEAD even when it moved since it was read (it stays recoverable).',
+  },
+} as const satisfies OptionSpecs
 
 /**
  * `svcdb promote <hash>`: sends the HEAD it read as `expect_head`, so a HEAD that moves in
@@ -53,7 +58,14 @@ export const promoteCommand: Command = {
   details:
     'Refuses (exit 5) if HEAD moves between reading it and promoting; --force skips that check. ' +
     'The replaced HEAD is kept (see svcdb log) and `svcdb promote <previous>` brings it back.',
-  options: { ...forceOption, data: { type: 'string' } },
+  options: {
+    ...forceOption,
+    data: {
+      type: 'string',
+      value: 'DIR',
+      help: "Work on a stopped server's data directory through the engine, without a server.",
+    },
+  },
   args: [1, 1],
   async run([hash], values, ctx) {
     const data = stringOption(values.data)
@@ -128,7 +140,9 @@ export const logCommand: Command = {
   details:
     'Each line names the version HEAD replaced; `svcdb promote <previous>` brings it back while ' +
     "it is within the server's --head-log-retention (default 30 days).",
-  options: { limit: { type: 'string', short: 'n' } },
+  options: {
+    limit: { type: 'string', short: 'n', value: 'N', help: 'Show at most N moves (default 20).' },
+  },
   args: [0, 0],
   async run(_p, values, ctx) {
     const raw = stringOption(values.limit) ?? '20'

@@ -3,6 +3,7 @@ import { usageError } from '../cli-error'
 import { formatTable, formatTime } from '../output/table'
 import { stringOption } from '../option-value'
 import { formatKeyValue } from '../output/key-value'
+import { PERMISSION_HELP } from './permission-help'
 
 // The group fields each option sets.
 const GROUP_WIRE_OPTIONS = {
@@ -46,7 +47,14 @@ export const usersGroup: CommandGroup = {
       name: 'create',
       summary: 'create a user',
       usage: '<username>',
-      options: { email: { type: 'string' }, tags: { type: 'string' } },
+      options: {
+        email: { type: 'string', help: "The user's email address (for magic links)." },
+        tags: {
+          type: 'string',
+          value: 'TAG,…',
+          help: 'Comma-separated tags that groups can select on.',
+        },
+      },
       args: [1, 1],
       async run([username], values, ctx) {
         const email = stringOption(values.email)
@@ -76,10 +84,10 @@ export const usersGroup: CommandGroup = {
       summary: 'change a user',
       usage: '<user_id>',
       options: {
-        username: { type: 'string' },
-        email: { type: 'string' },
-        tags: { type: 'string' },
-        active: { type: 'string' },
+        username: { type: 'string', help: 'A new username.' },
+        email: { type: 'string', help: 'A new email address.' },
+        tags: { type: 'string', value: 'TAG,…', help: 'Replace the tags (comma-separated).' },
+        active: { type: 'string', value: 'true|false', help: 'Reactivate or deactivate the user.' },
       },
       wireOptions: { is_active: '--active' },
       args: [1, 1],
@@ -142,11 +150,19 @@ export const groupsGroup: CommandGroup = {
       details:
         'Example: svcdb groups create eng --allow "/eng/**" --field tags --op has --value eng',
       options: {
-        allow: { type: 'string' },
-        deny: { type: 'string' },
-        field: { type: 'string' },
-        op: { type: 'string' },
-        value: { type: 'string' },
+        allow: {
+          type: 'string',
+          value: 'GLOB',
+          help: 'Paths the members may use (a path pattern).',
+        },
+        deny: {
+          type: 'string',
+          value: 'GLOB',
+          help: 'Paths denied to the members, even if allowed.',
+        },
+        field: { type: 'string', help: 'The user field that selects members (e.g. tags).' },
+        op: { type: 'string', help: 'The comparison: eq, gt; on tags also has, has_any, has_all.' },
+        value: { type: 'string', help: 'The value the field is compared with.' },
       },
       wireOptions: GROUP_WIRE_OPTIONS,
       args: [1, 1],
@@ -181,11 +197,19 @@ export const groupsGroup: CommandGroup = {
       summary: 'change a group',
       usage: '<name>',
       options: {
-        allow: { type: 'string' },
-        deny: { type: 'string' },
-        field: { type: 'string' },
-        op: { type: 'string' },
-        value: { type: 'string' },
+        allow: {
+          type: 'string',
+          value: 'GLOB',
+          help: 'Paths the members may use (a path pattern).',
+        },
+        deny: {
+          type: 'string',
+          value: 'GLOB',
+          help: 'Paths denied to the members, even if allowed.',
+        },
+        field: { type: 'string', help: 'The user field that selects members (e.g. tags).' },
+        op: { type: 'string', help: 'The comparison: eq, gt; on tags also has, has_any, has_all.' },
+        value: { type: 'string', help: 'The value the field is compared with.' },
       },
       wireOptions: GROUP_WIRE_OPTIONS,
       args: [1, 1],
@@ -223,12 +247,13 @@ export const groupsGroup: CommandGroup = {
 export const keysGroup: CommandGroup = {
   name: 'keys',
   summary: "create, list and revoke API keys (--admin: any user's, root)",
+  details: PERMISSION_HELP,
   subcommands: [
     {
       name: 'list',
       summary: 'list your keys (--admin: every key)',
       usage: '',
-      options: { admin: { type: 'boolean' } },
+      options: { admin: { type: 'boolean', help: "List every user's keys (root)." } },
       args: [0, 0],
       async run(_p, values, ctx) {
         const client = await ctx.client()
@@ -238,7 +263,7 @@ export const keysGroup: CommandGroup = {
             formatTable(keys, [
               { heading: 'key_id', cell: (k) => k.key_id },
               { heading: 'user_id', cell: (k) => k.user_id },
-              { heading: 'created', cell: (k) => k.created_at },
+              { heading: 'created', cell: (k) => formatTime(Date.parse(k.created_at)) },
               { heading: 'revoked', cell: (k) => (k.is_revoked ? 'yes' : 'no') },
             ]),
           )
@@ -260,14 +285,28 @@ export const keysGroup: CommandGroup = {
       summary: 'create a key; it is printed once',
       usage: '',
       details:
-        'Example: svcdb keys create --label ci --rule "/builds/**=-r--l---" --expires-in-days 30\n' +
-        '--admin --user ID creates an administrative key for a user (root).',
+        'The key is printed once: keep it. --admin --user USER creates an administrative key\n' +
+        'for a user (root), --user USER a scoped key for another user (root).\n\n' +
+        PERMISSION_HELP,
       options: {
-        admin: { type: 'boolean' },
-        user: { type: 'string' },
-        label: { type: 'string' },
-        rule: { type: 'string', multiple: true },
-        'expires-in-days': { type: 'string' },
+        admin: { type: 'boolean', help: 'Create an administrative key for a user (root).' },
+        user: {
+          type: 'string',
+          value: 'USER',
+          help: 'The user (username or id) the key is for (root; default: you).',
+        },
+        label: { type: 'string', help: 'A name that reminds you what the key is for.' },
+        rule: {
+          type: 'string',
+          multiple: true,
+          value: 'GLOB=FLAGS',
+          help: 'Restrict the key on paths matching GLOB to FLAGS (see below); first match wins.',
+        },
+        'expires-in-days': {
+          type: 'string',
+          value: 'N',
+          help: 'Expire the key after N days (default 730, at most 3650).',
+        },
       },
       wireOptions: { rules: '--rule', user_id: '--user' },
       args: [0, 0],
@@ -302,7 +341,7 @@ export const keysGroup: CommandGroup = {
       name: 'revoke',
       summary: 'revoke a key (--admin: any key, root)',
       usage: '<key_id>',
-      options: { admin: { type: 'boolean' } },
+      options: { admin: { type: 'boolean', help: "Revoke any user's key (root)." } },
       args: [1, 1],
       async run([id], values, ctx) {
         const client = await ctx.client()

@@ -5,6 +5,7 @@ import type { Command, CommandContext } from '../command'
 import { CliError } from '../cli-error'
 import { EXIT_CODES } from '../exit-codes'
 import { openDataDir } from '../offline/open-data-dir'
+import { formatKeyValue } from '../output/key-value'
 import { createProgress } from '../output/progress'
 import { stringOption } from '../option-value'
 import { counting } from './local-files'
@@ -18,7 +19,15 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'import an export or a patch (- for stdin)',
   usage: '<file|->',
-  options: { force: { type: 'boolean' }, promote: { type: 'boolean' }, data: { type: 'string' } },
+  options: {
+    force: { type: 'boolean', help: "Apply a patch even when its base is not the target's HEAD." },
+    promote: { type: 'boolean', help: 'Make the imported version HEAD.' },
+    data: {
+      type: 'string',
+      value: 'DIR',
+      help: "Work on a stopped server's data directory through the engine, without a server.",
+    },
+  },
   args: [1, 1],
   async run([file], values, ctx) {
     const path = file as string
@@ -42,11 +51,7 @@ export const importCommand: Command = {
           ? await importOnline(ctx, source, options)
           : await importOffline(data, source, options)
       progress.stop()
-      ctx.print(result, () =>
-        Object.entries(result)
-          .map(([key, value]) => `${key.padEnd(22)}${String(value)}\n`)
-          .join(''),
-      )
+      ctx.print(result, () => formatKeyValue(result))
     } finally {
       progress.stop()
     }

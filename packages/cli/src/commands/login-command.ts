@@ -24,7 +24,7 @@ export const loginCommand: Command = {
     'Profiles live in $SVCDB_CONFIG, else $XDG_CONFIG_HOME/svcdb/config.json, else\n' +
     '~/.config/svcdb/config.json, readable by you only. The first profile becomes the default;\n' +
     '--default makes this one the default.',
-  options: { default: { type: 'boolean' } },
+  options: { default: { type: 'boolean', help: 'Make this profile the default one.' } },
   args: [0, 0],
   async run(_p, values, ctx) {
     const url = (values.url as string | undefined) ?? ctx.env.SVCDB_URL ?? DEFAULT_URL

@@ -15,15 +15,23 @@ export const queryCommand: Command = {
     'Operators: eq neq gt gte lt lte in prefix contains exists; combine with {"and"|"or": [...]}, {"not": ...}.\n' +
     'One page (--limit, default 100) unless --all; --after CURSOR continues a page.',
   options: {
-    where: { type: 'string' },
-    'order-by': { type: 'string' },
-    desc: { type: 'boolean' },
-    limit: { type: 'string' },
-    after: { type: 'string' },
-    all: { type: 'boolean' },
-    fork: { type: 'string' },
-    snapshot: { type: 'string' },
-    version: { type: 'string' },
+    where: {
+      type: 'string',
+      value: 'JSON',
+      help: 'The condition, e.g. \'{"field":"/status","op":"eq","value":"open"}\' (default: every document).',
+    },
+    'order-by': { type: 'string', value: 'FIELD', help: 'Sort by this indexed field.' },
+    desc: { type: 'boolean', help: 'Sort in descending order.' },
+    limit: { type: 'string', value: 'N', help: 'Return at most N documents per page.' },
+    after: {
+      type: 'string',
+      value: 'CURSOR',
+      help: 'Continue after the cursor a previous page printed.',
+    },
+    all: { type: 'boolean', help: 'Fetch every page, not only the first.' },
+    fork: { type: 'string', help: 'Query this fork instead of HEAD.' },
+    snapshot: { type: 'string', help: 'Query this snapshot instead of HEAD.' },
+    version: { type: 'string', value: 'HASH', help: 'Query this stored version instead of HEAD.' },
   },
   args: [1, 1],
   async run([dir], values, ctx) {

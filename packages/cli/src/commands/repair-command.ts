@@ -16,7 +16,9 @@ export const repairCommand: Command = {
     'Offline only: svcdb repair --data DIR. Keep a copy of DIR first: the repair rewrites ' +
     'its metadata, moves unreadable files to DIR/meta/lost/, then verifies the database and ' +
     'names every path whose content was lost. Exits 1 when anything is still missing or corrupt.',
-  options: { data: { type: 'string' } },
+  options: {
+    data: { type: 'string', value: 'DIR', help: "The stopped server's data directory to repair." },
+  },
   args: [0, 0],
   async run(_p, values: OptionValues, ctx) {
     const data = stringOption(values.data)

@@ -26,7 +26,13 @@ export const snapshotGroup: CommandGroup = {
       name: 'create',
       summary: 'name the current HEAD',
       usage: '<name>',
-      options: { metadata: { type: 'string' } },
+      options: {
+        metadata: {
+          type: 'string',
+          value: 'JSON',
+          help: 'A JSON object stored with the snapshot.',
+        },
+      },
       args: [1, 1],
       async run([name], values, ctx) {
         const metadataText = stringOption(values.metadata)
@@ -92,7 +98,12 @@ export const forkGroup: CommandGroup = {
       name: 'create',
       summary: 'start a fork at HEAD, or at --base (a snapshot or version hash)',
       usage: '<name>',
-      options: { base: { type: 'string' } },
+      options: {
+        base: {
+          type: 'string',
+          help: 'Start the fork from this snapshot or version hash (default: HEAD).',
+        },
+      },
       args: [1, 1],
       async run([name], values, ctx) {
         const base = stringOption(values.base)

@@ -63,7 +63,12 @@ export const tasksGroup: CommandGroup = {
       name: 'gc',
       summary: 'enqueue a garbage collection',
       usage: '',
-      options: { 'dry-run': { type: 'boolean' } },
+      options: {
+        'dry-run': {
+          type: 'boolean',
+          help: 'Report what would be reclaimed without deleting anything.',
+        },
+      },
       args: [0, 0],
       async run(_p, values, ctx) {
         const task = await (await ctx.client()).tasks.gc({ dryRun: values['dry-run'] === true })
@@ -114,7 +119,10 @@ export const cronGroup: CommandGroup = {
       summary: 'create a schedule (five-field UTC cron)',
       usage: '<id> <schedule> <gc|reindex|backup>',
       details: 'Example: svcdb cron create nightly-gc "0 3 * * *" gc --args \'{"dry_run":false}\'',
-      options: { args: { type: 'string' }, disabled: { type: 'boolean' } },
+      options: {
+        args: { type: 'string', value: 'JSON', help: "A JSON object of the task's arguments." },
+        disabled: { type: 'boolean', help: 'Create the schedule switched off.' },
+      },
       wireOptions: { id: '<id>', schedule: '<schedule>', task_type: '<type>' },
       args: [3, 3],
       async run([id, schedule, type], values, ctx) {
@@ -135,10 +143,10 @@ export const cronGroup: CommandGroup = {
       summary: 'change a schedule',
       usage: '<id>',
       options: {
-        schedule: { type: 'string' },
-        type: { type: 'string' },
-        args: { type: 'string' },
-        enabled: { type: 'string' },
+        schedule: { type: 'string', value: 'CRON', help: 'A new five-field UTC cron expression.' },
+        type: { type: 'string', help: 'A new task type: gc, reindex or backup.' },
+        args: { type: 'string', value: 'JSON', help: "A new JSON object of the task's arguments." },
+        enabled: { type: 'string', value: 'true|false', help: 'Switch the schedule on or off.' },
       },
       wireOptions: { task_type: '--type' },
       args: [1, 1],
@@ -182,9 +190,17 @@ export const eventsGroup: CommandGroup = {
       summary: 'print events as they happen until interrupted (one JSON line each with --json)',
       usage: '',
       options: {
-        events: { type: 'string' },
-        'path-prefix': { type: 'string' },
-        count: { type: 'string' },
+        events: {
+          type: 'string',
+          value: 'TYPE,…',
+          help: 'Only these event types, comma-separated (e.g. entries_created,entries_deleted).',
+        },
+        'path-prefix': {
+          type: 'string',
+          value: 'PATH',
+          help: 'Only events about paths under this prefix.',
+        },
+        count: { type: 'string', value: 'N', help: 'Stop after N events.' },
       },
       args: [0, 0],
       async run(_p, values, ctx) {
@@ -229,7 +245,12 @@ export const systemCommands: Command[] = [
     name: 'gc',
     summary: 'collect garbage now and report what was reclaimed (root)',
     usage: '',
-    options: { 'dry-run': { type: 'boolean' } },
+    options: {
+      'dry-run': {
+        type: 'boolean',
+        help: 'Report what would be reclaimed without deleting anything.',
+      },
+    },
     args: [0, 0],
     async run(_p, values, ctx) {
       const result = await (await ctx.client()).system.gc({ dryRun: values['dry-run'] === true })

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { Command, CommandContext, OptionValues } from '../command'
+import type { Command, CommandContext, OptionSpecs, OptionValues } from '../command'
 import { usageError } from '../cli-error'
 import { openDataDir } from '../offline/open-data-dir'
 import { createProgress } from '../output/progress'
@@ -10,7 +10,13 @@ import { stringOption } from '../option-value'
 import { promoteCommand } from './head-commands'
 import { importCommand } from './import-command'
 
-const dataOption = { data: { type: 'string' } } as const
+const dataOption = {
+  data: {
+    type: 'string',
+    value: 'DIR',
+    help: "Work on a stopped server's data directory through the engine, without a server.",
+  },
+} as const satisfies OptionSpecs
 
 function progressFor(
   ctx: CommandContext,
@@ -71,7 +77,14 @@ export const versionCommands: Command[] = [
     name: 'restore',
     summary: 'put back what a path held in a snapshot or version (root)',
     usage: '<remote>',
-    options: { snapshot: { type: 'string' }, version: { type: 'string' } },
+    options: {
+      snapshot: { type: 'string', help: 'Put back what the path held in this snapshot.' },
+      version: {
+        type: 'string',
+        value: 'HASH',
+        help: 'Put back what the path held in this version.',
+      },
+    },
     args: [1, 1],
     async run([path], values, ctx) {
       const snapshot = stringOption(values.snapshot)
@@ -93,9 +106,14 @@ export const versionCommands: Command[] = [
     usage: '',
     details: "Online by default (root); --data DIR reads a stopped server's data directory.",
     options: {
-      snapshot: { type: 'string' },
-      hash: { type: 'string' },
-      output: { type: 'string', short: 'o' },
+      snapshot: { type: 'string', help: 'Export this snapshot instead of HEAD.' },
+      hash: { type: 'string', help: 'Export this stored version instead of HEAD.' },
+      output: {
+        type: 'string',
+        short: 'o',
+        value: 'FILE',
+        help: "Write the archive here (- for stdout; default: the server's file name).",
+      },
       ...dataOption,
     },
     args: [0, 0],
@@ -134,7 +152,16 @@ export const versionCommands: Command[] = [
     name: 'diff',
     summary: 'write a .svcdb patch from a snapshot or version to another (default HEAD)',
     usage: '<from>',
-    options: { to: { type: 'string' }, output: { type: 'string', short: 'o' }, ...dataOption },
+    options: {
+      to: { type: 'string', help: 'The snapshot or version hash to compare with (default: HEAD).' },
+      output: {
+        type: 'string',
+        short: 'o',
+        value: 'FILE',
+        help: 'Write the patch here (- for stdout).',
+      },
+      ...dataOption,
+    },
     args: [1, 1],
     async run([from], values, ctx) {
       const to = stringOption(values.to)
