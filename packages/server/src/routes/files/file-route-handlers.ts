@@ -63,7 +63,7 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
           throw new ServerError('PRECONDITION_FAILED', `${path} already exists`)
         allow(access, path, present ? 'update' : 'create')
       } else await allowWrite(access, target, path)
-      const upload = await typedUpload(requestBody(c), c.req.header('content-type'))
+      const upload = await typedUpload(requestBody(c), c.req.header('content-type'), path)
       const ifMatch = c.req.header('if-match')
       const written = await target.writeFile(path, upload.data, {
         contentType: upload.contentType,

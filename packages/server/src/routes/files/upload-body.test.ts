@@ -24,12 +24,12 @@ function png(size: number): Uint8Array {
 describe('typedUpload', () => {
   it('hands a body that ended while sniffing on as its bytes, typed as a streamed one is', async () => {
     for (const step of [1000, 4096]) {
-      const small = await typedUpload(arriving(png(4096), step), undefined)
+      const small = await typedUpload(arriving(png(4096), step), undefined, '/img/logo')
       expect(small.data).toBeInstanceOf(Uint8Array)
       expect(small.contentType).toBe('image/png')
       expect(await collect(small.data)).toEqual(Buffer.from(png(4096)))
 
-      const large = await typedUpload(arriving(png(50_000), step), undefined)
+      const large = await typedUpload(arriving(png(50_000), step), undefined, '/img/logo')
       expect(large.data).not.toBeInstanceOf(Uint8Array)
       expect(large.contentType).toBe('image/png')
       expect(await collect(large.data)).toEqual(Buffer.from(png(50_000)))
@@ -37,19 +37,42 @@ describe('typedUpload', () => {
   })
 
   it('tells text from binary in small bodies, and leaves an empty body empty', async () => {
-    const text = await typedUpload(arriving(new TextEncoder().encode('héllo\n'), 3), undefined)
+    const text = await typedUpload(
+      arriving(new TextEncoder().encode('héllo\n'), 3),
+      undefined,
+      '/Makefile',
+    )
     expect(text.contentType).toBe('text/plain; charset=utf-8')
     expect(Buffer.from(await collect(text.data)).toString()).toBe('héllo\n')
-    const binary = await typedUpload(arriving(new Uint8Array([1, 0, 2]), 8), undefined)
+    const binary = await typedUpload(arriving(new Uint8Array([1, 0, 2]), 8), undefined, '/blob')
     expect(binary.contentType).toBe('application/octet-stream')
-    const empty = await typedUpload(arriving(new Uint8Array(0), 8), undefined)
+    const empty = await typedUpload(arriving(new Uint8Array(0), 8), undefined, '/empty')
     expect(empty.contentType).toBe('application/octet-stream')
     expect((await collect(empty.data)).length).toBe(0)
   })
 
   it('keeps a declared type and the body as it streams', async () => {
     const body = arriving(png(100), 10)
-    const upload = await typedUpload(body, 'application/x-thing')
+    const upload = await typedUpload(body, 'application/x-thing', '/a.png')
     expect(upload).toEqual({ contentType: 'application/x-thing', data: body })
+  })
+
+  it('types by name without holding the body back, and ignores tool defaults', async () => {
+    for (const declared of [
+      undefined,
+      'application/octet-stream',
+      'application/x-www-form-urlencoded',
+    ]) {
+      const body = arriving(new TextEncoder().encode('# title\n'), 4)
+      const upload = await typedUpload(body, declared, '/docs/README.md')
+      // The body is handed on untouched: nothing was read to decide.
+      expect(upload).toEqual({ contentType: 'text/markdown', data: body })
+    }
+    const json = await typedUpload(
+      arriving(new TextEncoder().encode('{}'), 4),
+      undefined,
+      '/a.json',
+    )
+    expect(json.contentType).toBe('application/json')
   })
 })

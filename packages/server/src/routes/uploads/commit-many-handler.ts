@@ -1,3 +1,4 @@
+import { committedContentType } from './committed-content-type'
 import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { writeResultSchema } from '@svcdb/contract'
@@ -49,11 +50,14 @@ export function commitManyHandler(ctx: {
       for (const file of body.files) assertPossessed(possession, owner, file.chunks)
     }
     const files: WriteResultView[] = []
+    const contentTypes: string[] = []
+    for (const [i, file] of body.files.entries())
+      contentTypes.push(await committedContentType(db, paths[i] as string, file))
     const result = await target.writeFiles(
       body.files.map((file, i) => ({
         path: paths[i] as string,
         chunks: file.chunks,
-        contentType: file.content_type ?? 'application/octet-stream',
+        contentType: contentTypes[i] as string,
         ...(file.hash === undefined ? {} : { contentHash: file.hash }),
         ...(file.metadata === undefined ? {} : { metadata: file.metadata }),
       })),

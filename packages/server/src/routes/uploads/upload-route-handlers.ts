@@ -1,3 +1,4 @@
+import { committedContentType } from './committed-content-type'
 import type { Access, Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { Database } from '@svcdb/engine'
@@ -84,7 +85,7 @@ export function uploadRouteHandlers(ctx: {
       if (!access.principal.isRoot)
         assertPossessed(possession, possessionOwner(access.principal), body.chunks)
       const written = await target.writeChunks(path, body.chunks, {
-        contentType: body.content_type ?? 'application/octet-stream',
+        contentType: await committedContentType(db, path, body),
         ...(body.hash === undefined ? {} : { contentHash: body.hash }),
       })
       return c.json(
