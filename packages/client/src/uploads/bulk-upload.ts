@@ -24,7 +24,10 @@ export interface UploadManyFile {
   metadata?: Record<string, unknown>
 }
 
-/** Progress of `files.uploadMany`. */
+/**
+ * Progress of `files.uploadMany`, reported after every chunk read, every chunk the server
+ * stored, every answer about which chunks it already has, every file and every commit.
+ */
 export interface UploadManyProgress {
   /** Files read so far. */
   files: number
@@ -32,8 +35,13 @@ export interface UploadManyProgress {
   filesCommitted: number
   /** Bytes read from the sources so far. */
   bytesRead: number
-  /** Bytes of chunks the server lacked, sent so far. */
+  /** Bytes of chunks the server lacked, sent and stored so far (one chunk at a time). */
   bytesSent: number
+  /**
+   * Bytes read that the server now holds: sent, or found there already. It ends at
+   * `bytesRead`, the total, once every file is uploaded.
+   */
+  bytesDone: number
   /** Commit requests done so far (each made one version). */
   commits: number
 }
@@ -109,6 +117,7 @@ export async function uploadMany(
     filesCommitted: 0,
     bytesRead: 0,
     bytesSent: 0,
+    bytesDone: 0,
     commits: 0,
   }
   const result: UploadManyResult = {
@@ -140,6 +149,11 @@ export async function uploadMany(
       concurrency,
       onSent: ({ bytes }) => {
         progress.bytesSent += bytes.length
+        progress.bytesDone += bytes.length
+        report()
+      },
+      onPresent: (present) => {
+        progress.bytesDone += present.reduce((n, { bytes }) => n + bytes.length, 0)
         report()
       },
     })
@@ -180,6 +194,8 @@ export async function uploadMany(
       pendingBytes += bytes.length
       progress.bytesRead += bytes.length
       result.bytes += bytes.length
+      // Per chunk, not per file: a large file's reading shows as it goes.
+      report()
       if (pending.length >= batchChunks || pendingBytes >= MAX_PENDING_BYTES) await flushChunks()
     }
     const ids = await Promise.all(hashes)

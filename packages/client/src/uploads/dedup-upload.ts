@@ -4,15 +4,26 @@ import { abortError } from '../http/abort'
 import type { ResponseOf, Transport } from '../http/transport'
 import { chunkHash, contentHash } from './chunk-hash'
 import { sendMissing } from './send-missing'
-import { readSource } from './upload-source'
+import { readSource, sourceSize } from './upload-source'
 import type { UploadSource } from './upload-source'
 
-/** Progress of a dedup-aware upload. */
+/**
+ * Progress of a dedup-aware upload, reported after every chunk read, every chunk the server
+ * stored and every answer about which chunks it already has; every report moves at least one
+ * count forward.
+ */
 export interface UploadProgress {
   /** Bytes read from the source so far. */
   bytesRead: number
-  /** Bytes of chunks the server lacked, sent so far. */
+  /** Bytes of chunks the server lacked, sent and stored so far (one chunk at a time). */
   bytesSent: number
+  /**
+   * Bytes of the source the server now holds: sent, or found there already. The measure for
+   * a progress bar: it ends at the source's size, re-uploads included.
+   */
+  bytesDone: number
+  /** The source's size when known before reading it (bytes, text, a Blob); not for streams. */
+  totalBytes: number | undefined
   chunks: number
   chunksSent: number
 }
@@ -44,7 +55,15 @@ export async function dedupUpload(
   const { signal } = options
   const batchSize = options.batchChunks ?? 64
   const refs: { hash: string; size: number }[] = []
-  const progress: UploadProgress = { bytesRead: 0, bytesSent: 0, chunks: 0, chunksSent: 0 }
+  const progress: UploadProgress = {
+    bytesRead: 0,
+    bytesSent: 0,
+    bytesDone: 0,
+    totalBytes: sourceSize(source),
+    chunks: 0,
+    chunksSent: 0,
+  }
+  const report = () => options.onProgress?.({ ...progress })
   let batch: Uint8Array[] = []
 
   const flush = async () => {
@@ -60,13 +79,17 @@ export async function dedupUpload(
         concurrency: options.concurrency ?? 4,
         onSent: ({ bytes }) => {
           progress.bytesSent += bytes.length
+          progress.bytesDone += bytes.length
           progress.chunksSent++
-          options.onProgress?.({ ...progress })
+          report()
+        },
+        onPresent: (present) => {
+          progress.bytesDone += present.reduce((n, { bytes }) => n + bytes.length, 0)
+          report()
         },
       },
     )
     chunks.forEach((chunk, i) => refs.push({ hash: hashes[i] as string, size: chunk.length }))
-    options.onProgress?.({ ...progress })
   }
 
   for await (const chunk of chunkStream(readSource(source))) {
@@ -75,6 +98,7 @@ export async function dedupUpload(
     batch.push(new Uint8Array(chunk))
     progress.bytesRead += chunk.length
     progress.chunks++
+    report()
     if (batch.length >= batchSize) await flush()
   }
   await flush()

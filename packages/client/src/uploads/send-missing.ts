@@ -14,6 +14,8 @@ export interface SendMissingOptions {
   concurrency: number
   /** Called once each chunk sent is stored. */
   onSent?: (chunk: HashedChunk) => void
+  /** Called once, when the server has answered, with the chunks that need no sending. */
+  onPresent?: (chunks: HashedChunk[]) => void
 }
 
 /**
@@ -32,7 +34,11 @@ export async function sendMissing(
     signal,
   })
   const wanted = new Set(missing)
-  const sends = chunks.filter(({ hash }) => wanted.delete(hash))
+  const sends: HashedChunk[] = []
+  const present: HashedChunk[] = []
+  // A chunk the server lacks is sent once, however often it appears; its repeats need nothing.
+  for (const chunk of chunks) (wanted.delete(chunk.hash) ? sends : present).push(chunk)
+  if (present.length > 0) options.onPresent?.(present)
   await runLimited(sends, options.concurrency, async (chunk) => {
     await t.json(routes.uploadsChunk, {
       params: { hash: chunk.hash },

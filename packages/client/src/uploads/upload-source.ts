@@ -35,6 +35,15 @@ export function prepareBody(source: UploadSource): PreparedBody {
   }
 }
 
+/** The bytes a source holds when that is known before reading it (not for streams). */
+export function sourceSize(source: UploadSource): number | undefined {
+  if (typeof source === 'string') return encoder.encode(source).length
+  if (source instanceof Uint8Array) return source.length
+  if (source instanceof ArrayBuffer) return source.byteLength
+  if (typeof Blob !== 'undefined' && source instanceof Blob) return source.size
+  return undefined
+}
+
 /** Reads an upload source as a sequence of byte arrays, whatever its kind. */
 export async function* readSource(source: UploadSource): AsyncGenerator<Uint8Array> {
   if (typeof source === 'string') {
