@@ -109,7 +109,7 @@ export interface FilesApi {
    * `move(from, to, options)` still works.
    *
    * @example
-   * await client.files.move({ from: '/drafts/a.md', to: '/posts/a.md' })
+   * await client.files.move({ from: '/drafts/a.md', to: '/drafts/final.md' })
    */
   move(body: MoveBody, options?: ForkOptions): Promise<ResponseOf<R['filesMove']>>
   move(from: string, to: string, options?: ForkOptions): Promise<ResponseOf<R['filesMove']>>
