@@ -94,9 +94,9 @@ describe('gc (memory-level)', () => {
   })
 
   it('never reclaims chunks an unfinished upload already reuses', async () => {
-    // Over 1 MiB: ingest stages ~1 MiB batches, so whole batches are staged during the sweep
+    // Over two 1.25 MiB batches: ingest stages whole batches during the sweep
     // while the upload still waits for its end.
-    const content = pseudoRandomBytes(1_300_000, 8)
+    const content = pseudoRandomBytes(2_700_000, 8)
     await db.writeFile('/victim.bin', content)
     await db.delete('/victim.bin')
     for (const name of ['/x', '/y', '/z']) await db.writeFile(name, name)
@@ -119,7 +119,7 @@ describe('gc (memory-level)', () => {
     release()
     await upload
     expect(Buffer.from(await db.readFile('/uploaded.bin'))).toEqual(Buffer.from(content))
-  }, 20_000)
+  }, 30_000)
 
   it('keeps versions pinned by a running export, and restores from versions GC could see', async () => {
     await db.writeFile('/doc', 'v1')
