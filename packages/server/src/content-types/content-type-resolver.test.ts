@@ -41,6 +41,13 @@ describe('resolveContentType', () => {
       await resolveContentType({ path: '/a.md', declared: 'application/x-www-form-urlencoded' }),
     ).toBe('text/markdown')
     expect(await resolveContentType({ path: '/a.md', declared: '  ' })).toBe('text/markdown')
+    // fetch's own default for a string body, spelled exactly so; a person's spelling counts.
+    expect(await resolveContentType({ path: '/a.md', declared: 'text/plain;charset=UTF-8' })).toBe(
+      'text/markdown',
+    )
+    expect(await resolveContentType({ path: '/a.md', declared: 'text/plain; charset=utf-8' })).toBe(
+      'text/plain; charset=utf-8',
+    )
   })
 
   it('calls .ts TypeScript unless the bytes are a transport stream', async () => {

@@ -13,6 +13,8 @@ export const UNKNOWN_CONTENT_TYPE = 'application/octet-stream'
  * through the API's own `content_type` field.
  */
 const TOOL_DEFAULTS = new Set(['application/octet-stream', 'application/x-www-form-urlencoded'])
+/** What `fetch` sends with a string body, exactly so (the Fetch standard's spelling). */
+const FETCH_STRING_DEFAULT = 'text/plain;charset=UTF-8'
 
 // `.ts` is MPEG transport stream in the MIME registry, and TypeScript everywhere else.
 const TYPESCRIPT = /\.[mc]?ts$/i
@@ -77,6 +79,7 @@ export async function resolveContentType(input: {
 }
 
 function isToolDefault(declared: string): boolean {
+  if (declared === FETCH_STRING_DEFAULT) return true
   const bare = declared.split(';')[0]?.trim().toLowerCase() ?? ''
   return TOOL_DEFAULTS.has(bare)
 }

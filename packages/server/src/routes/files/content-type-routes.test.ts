@@ -102,3 +102,26 @@ describe('content types that are not header values', () => {
     expect(await (await root('/files/old/small.txt')).text()).toBe('hello')
   })
 })
+
+describe('the content type a PUT stores and a GET serves', () => {
+  it('comes from the name, then the bytes, and a tool default does not override the name', async () => {
+    const cases: [string, string | undefined, string, string][] = [
+      ['/docs/README.md', undefined, '# title\n', 'text/markdown'],
+      ['/data/a.json', 'application/x-www-form-urlencoded', '{"a":1}', 'application/json'],
+      ['/data/b.json', 'application/octet-stream', '{"b":2}', 'application/json'],
+      ['/build/Makefile', undefined, 'all:\n', 'text/plain; charset=utf-8'],
+      ['/docs/custom.md', 'text/x-custom', '# x', 'text/x-custom'],
+    ]
+    for (const [path, declared, body, expected] of cases) {
+      const put = await root(`/files${path}`, {
+        method: 'PUT',
+        body,
+        headers: declared === undefined ? {} : { 'content-type': declared },
+      })
+      expect(put.status, path).toBe(201)
+      const got = await root(`/files${path}`)
+      expect(got.headers.get('content-type'), path).toBe(expected)
+      expect(await got.text()).toBe(body)
+    }
+  })
+})
