@@ -2,7 +2,7 @@ import type { EntryView, QueryBody } from '@svcdb/contract'
 import type { Command } from '../command'
 import { usageError } from '../cli-error'
 import { formatBytes, formatTable, formatTime } from '../output/table'
-import { remote } from './file-commands'
+import { remote } from './remote-options'
 import { stringOption } from '../option-value'
 
 /** `svcdb query`: a directory's documents matching a condition. */
