@@ -121,6 +121,14 @@ describe('files.download (Node)', () => {
     expect(await readdir(sub)).toEqual([])
   })
 
+  it('refuses a directory with BAD_REQUEST and writes nothing', async () => {
+    const sub = await mkdtemp(join(dir, 'directory-'))
+    const err = await client.files.download('/dl', join(sub, 'dl')).catch((e: unknown) => e)
+    expect(isClientError(err, 'BAD_REQUEST')).toBe(true)
+    expect((err as Error).message).toBe('/dl is a directory, not a file to download')
+    expect(await readdir(sub)).toEqual([])
+  })
+
   it('names the local file when its directory does not exist', async () => {
     const target = join(dir, 'no-such-dir', 'x.bin')
     await expect(client.files.download('/dl/notes.txt', target)).rejects.toMatchObject({

@@ -27,7 +27,8 @@ export interface DownloadResult {
  * fails (cut connection, abort, full disk) removes the temporary file, so `localFile` is
  * either the whole new file or what it was before, never half of one.
  *
- * Server failures are `ClientError`s (`NOT_FOUND`, `NETWORK_ERROR`, `ABORTED`…); local ones
+ * Server failures are `ClientError`s (`NOT_FOUND`, `NETWORK_ERROR`, `ABORTED`, `BAD_REQUEST`
+ * for a directory…); local ones
  * are Node's errors (`ENOENT` for a missing directory, `EISDIR`…) naming `localFile`.
  */
 export async function downloadFile(
@@ -41,6 +42,13 @@ export async function downloadFile(
   // Asked before anything is created, so a missing file leaves nothing behind.
   const download = await files.read(path, selector)
   if (download === undefined) throw new TypeError('unreachable: no ifNoneMatch was sent')
+  // A directory answers its listing, which has no content hash: not a file to save.
+  if (download.hash === '') {
+    await download.body.cancel().catch(() => undefined)
+    throw new ClientError('BAD_REQUEST', `${path} is a directory, not a file to download`, {
+      status: 200,
+    })
+  }
   const temporary = join(dirname(localFile), `.${basename(localFile)}.${randomUUID()}.part`)
   let handle: FileHandle | undefined
   try {
