@@ -74,6 +74,21 @@ describe('GET /auth/whoami', () => {
     expect(await whoami(token)).toMatchObject({ user_id: userId, username: 'bea', key_id: null })
   })
 
+  it('answer root without a key under --auth disabled', async () => {
+    const open = await createIdentityTestApp({ mode: { kind: 'disabled' } })
+    const res = await open.call('GET', '/auth/whoami')
+    expect(res.status).toBe(200)
+    expect(v.parse(routes.authWhoami.response, await res.json())).toEqual({
+      user_id: ROOT_USER_ID,
+      username: 'root',
+      email: null,
+      is_root: true,
+      key_id: null,
+      scoped: false,
+      rules: [],
+    })
+  })
+
   it('answer 401 without a credential or with a revoked key', async () => {
     await expectError(await t.call('GET', '/auth/whoami'), 401, 'UNAUTHORIZED')
     const { apiKey, token } = await t.userWithToken('cy')
