@@ -1,57 +1,13 @@
-import { Readable } from 'node:stream'
-import type { Command, CommandContext, OptionSpecs, OptionValues } from '../command'
+import type { Command, OptionValues } from '../command'
 import { usageError } from '../cli-error'
 import { openDataDir } from '../offline/open-data-dir'
-import { createProgress } from '../output/progress'
 import { formatBytes, formatTable, formatTime } from '../output/table'
-import { writeLocal } from './local-files'
+import { dataOption, saveArchive, toWebStream } from './archive-output'
+import { diffCommand } from './diff-command'
 import { remote } from './remote-options'
 import { stringOption } from '../option-value'
 import { promoteCommand } from './head-commands'
 import { importCommand } from './import-command'
-
-const dataOption = {
-  data: {
-    type: 'string',
-    value: 'DIR',
-    help: "Work on a stopped server's data directory through the engine, without a server.",
-  },
-} as const satisfies OptionSpecs
-
-function progressFor(
-  ctx: CommandContext,
-  label: string,
-  total: number | undefined,
-  enabled = true,
-) {
-  return createProgress({
-    label,
-    total,
-    enabled: enabled && !ctx.json,
-    ...(ctx.io.stderrStream === undefined ? {} : { stream: ctx.io.stderrStream }),
-  })
-}
-
-/** Streams an archive (web or async-iterable) to `-o FILE`, stdout, or the server's name. */
-async function saveArchive(
-  ctx: CommandContext,
-  body: ReadableStream<Uint8Array>,
-  output: string,
-  label: string,
-) {
-  const progress = progressFor(ctx, label, undefined, output !== '-')
-  try {
-    const size = await writeLocal(body, output, ctx.io, (n) => progress.update(n))
-    progress.stop()
-    if (output !== '-') ctx.print({ file: output, size }, () => `${output}  ${formatBytes(size)}\n`)
-  } finally {
-    progress.stop()
-  }
-}
-
-function toWebStream(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  return Readable.toWeb(Readable.from(source)) as unknown as ReadableStream<Uint8Array>
-}
 
 /** `history`, `restore`, `export`, `import`, `diff`, `promote`, `verify`. */
 export const versionCommands: Command[] = [
@@ -148,45 +104,7 @@ export const versionCommands: Command[] = [
       )
     },
   },
-  {
-    name: 'diff',
-    summary: 'write a .svcdb patch from a snapshot or version to another (default HEAD)',
-    usage: '<from>',
-    options: {
-      to: { type: 'string', help: 'The snapshot or version hash to compare with (default: HEAD).' },
-      output: {
-        type: 'string',
-        short: 'o',
-        value: 'FILE',
-        help: 'Write the patch here (- for stdout).',
-      },
-      ...dataOption,
-    },
-    args: [1, 1],
-    async run([from], values, ctx) {
-      const to = stringOption(values.to)
-      const data = stringOption(values.data)
-      if (data !== undefined) {
-        const db = await openDataDir(data)
-        try {
-          const output =
-            stringOption(values.output) ?? `patch-${(to ?? db.head()).slice(0, 12)}.svcdb`
-          const patch = db.diffArchive({
-            from: from as string,
-            ...(to === undefined ? {} : { to }),
-          })
-          await saveArchive(ctx, toWebStream(patch), output, 'diff')
-        } finally {
-          await db.close()
-        }
-        return
-      }
-      const archive = await (
-        await ctx.client()
-      ).versions.diff(from as string, to === undefined ? {} : { to })
-      await saveArchive(ctx, archive.body, stringOption(values.output) ?? archive.filename, 'diff')
-    },
-  },
+  diffCommand,
   importCommand,
   promoteCommand,
   {
