@@ -3,7 +3,7 @@ import packageJson from '../package.json' with { type: 'json' }
 import { describeFailure, usageError } from './cli-error'
 import type { CliIo } from './cli-io'
 import { processIo } from './cli-io'
-import type { Command, CommandContext, CommandGroup } from './command'
+import type { Command, CommandContext, CommandGroup, OptionSpecs } from './command'
 import {
   commandHelp,
   GLOBAL_OPTIONS,
@@ -100,6 +100,32 @@ async function runGroup(
   return runCommand(`svcdb ${group.name}`, command, rest, io, env)
 }
 
+/**
+ * `--permissions -r--l---` as `--permissions=-r--l---`: a value of a string option is the next
+ * argument whatever it starts with (as getopt does), where `parseArgs` would call a value
+ * that starts with `-` ambiguous. Permission flags often do.
+ */
+function joinOptionValues(argv: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg === '--') {
+      out.push(...argv.slice(i))
+      break
+    }
+    const next = argv[i + 1]
+    if (arg.startsWith('--') && !arg.includes('=') && next !== undefined && next.startsWith('-')) {
+      if (options[arg.slice(2)]?.type === 'string') {
+        out.push(`${arg}=${next}`)
+        i++
+        continue
+      }
+    }
+    out.push(arg)
+  }
+  return out
+}
+
 async function runCommand(
   prefix: string,
   command: Command,
@@ -110,7 +136,7 @@ async function runCommand(
   let parsed
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: joinOptionValues(argv, { ...GLOBAL_OPTIONS, ...command.options }),
       options: parseArgsOptions({ ...GLOBAL_OPTIONS, ...command.options }),
       allowPositionals: true,
       strict: true,
