@@ -64,8 +64,8 @@ describe('versions: the entries that differ between two versions', () => {
       all.push(item)
     expect(all).toEqual([
       { path: '/keep.txt', change: 'deleted', type: 'file' },
-      { path: '/private.txt', change: 'created', type: 'file' },
-      { path: '/pub', change: 'created', type: 'directory' },
+      { path: '/private.txt', change: 'added', type: 'file' },
+      { path: '/pub', change: 'added', type: 'directory' },
     ])
 
     const key = await root.keys.create({

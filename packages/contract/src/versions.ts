@@ -115,8 +115,12 @@ export const versionChangesQuerySchema = v.object({
 /** One entry that differs between two versions (`GET /versions/changes`). */
 export const versionChangeSchema = v.object({
   path: v.string(),
-  /** `created` covers entries added and entries whose content changed. */
-  change: v.picklist(['created', 'deleted']),
+  /**
+   * `added`: absent in `from`; `modified`: the same kind of entry with other content (a
+   * file's bytes or metadata, a symlink's target); `deleted`: absent in `to`. An entry that
+   * changed kind is `deleted`, then `added`.
+   */
+  change: v.picklist(['added', 'modified', 'deleted']),
   type: v.picklist(['file', 'directory', 'symlink']),
 })
 

@@ -11,29 +11,12 @@ export interface DiffItem {
   type: 'file' | 'directory' | 'symlink'
 }
 
-/** What differs from one version to another: `created` (new or changed) or `deleted`. */
-type Differences = (
-  from: string,
-  to: string,
-) => AsyncIterable<{ path: string; change: 'created' | 'deleted'; type: DiffItem['type'] }>
-
 const LETTER = { added: 'A', modified: 'M', deleted: 'D' } as const
 
-/**
- * Name-status between two versions. The server (and engine) report an entry as `created`
- * whether it is new or changed; the reverse diff tells them apart: what is new in `to` is
- * `deleted` going back from `to` to `from`. An entry that changed kind shows as D then A.
- */
-async function nameStatus(differences: Differences, from: string, to: string) {
-  const added = new Set<string>()
-  for await (const back of differences(to, from))
-    if (back.change === 'deleted') added.add(`${back.type}:${back.path}`)
+/** Collects the changes between two versions. An entry that changed kind shows as D then A. */
+async function nameStatus(differences: AsyncIterable<DiffItem>): Promise<DiffItem[]> {
   const items: DiffItem[] = []
-  for await (const d of differences(from, to)) {
-    const change =
-      d.change === 'deleted' ? 'deleted' : added.has(`${d.type}:${d.path}`) ? 'added' : 'modified'
-    items.push({ path: d.path, change, type: d.type })
-  }
+  for await (const item of differences) items.push(item)
   return items
 }
 
@@ -91,12 +74,14 @@ export const diffCommand: Command = {
           return
         }
         const items = await nameStatus(
-          async function* (a, b) {
-            for await (const d of db.diffEntries({ from: a, to: b }))
-              yield { path: d.path, change: d.change, type: d.entryType }
-          },
-          from as string,
-          to,
+          (async function* (): AsyncGenerator<DiffItem> {
+            for await (const d of db.diffEntries({ from: from as string, to }))
+              yield {
+                path: d.path,
+                change: d.change === 'created' ? 'added' : d.change,
+                type: d.entryType,
+              }
+          })(),
         )
         printNameStatus(ctx, from as string, to, items)
       } finally {
@@ -113,15 +98,13 @@ export const diffCommand: Command = {
       await saveArchive(ctx, archive.body, patch, 'diff')
       return
     }
-    // HEAD read once: both directions compare against the same version.
+    // HEAD read once, so every page compares against the same version.
     const to = given ?? (await client.files.stat('/')).hash
     const items = await nameStatus(
-      async function* (a, b) {
-        for await (const c of client.versions.changesAll(a, { to: b }))
+      (async function* (): AsyncGenerator<DiffItem> {
+        for await (const c of client.versions.changesAll(from as string, { to }))
           yield { path: c.path, change: c.change, type: c.type }
-      },
-      from as string,
-      to,
+      })(),
     )
     printNameStatus(ctx, from as string, to, items)
   },

@@ -29,7 +29,7 @@ describe('diffEntries', () => {
     const differences = await collect(db.diffEntries({ from: 'before' }))
     expect(differences).toEqual([
       { change: 'created', path: '/deep/x/z.txt', entryType: 'file' },
-      { change: 'created', path: '/edit.txt', entryType: 'file' },
+      { change: 'modified', path: '/edit.txt', entryType: 'file' },
       { change: 'created', path: '/fresh', entryType: 'directory' },
       { change: 'deleted', path: '/gone', entryType: 'directory' },
       { change: 'deleted', path: '/swap', entryType: 'file' },
@@ -65,7 +65,7 @@ describe('diffEntries', () => {
               touched.add(`/${p}`)
             }
             const found = await collect(local.diffEntries({ from }))
-            expect(found.every((d) => d.change === 'created')).toBe(true)
+            expect(found.every((d) => d.change === 'modified')).toBe(true)
             expect(found.map((d) => d.path).sort()).toEqual([...touched].sort())
           } finally {
             await local.close()

@@ -7,8 +7,11 @@ import type { ChangedEntry } from './database-change'
 
 /** One difference between two versions, at the highest path where it shows. */
 export interface EntryDifference extends ChangedEntry {
-  /** `created` covers entries added and entries whose content changed. */
-  change: 'created' | 'deleted'
+  /**
+   * `created`: absent before; `modified`: the same kind of entry at the path, with other
+   * content (a file's bytes or metadata, a symlink's target); `deleted`: absent after.
+   */
+  change: 'created' | 'modified' | 'deleted'
 }
 
 interface Frame {
@@ -50,7 +53,7 @@ export async function* diffEntries(
       } else if (old.kind !== now.kind) {
         yield deleted(prefix, old)
         yield created(prefix, now)
-      } else yield created(prefix, now)
+      } else yield { change: 'modified', path: `${prefix}/${now.name}`, entryType: now.kind }
     }
   } finally {
     for (const frame of stack.reverse()) await frame.changes.return(undefined)

@@ -98,10 +98,12 @@ async function publishVersionMove(
     batches[kind] = []
   }
   for await (const difference of db.diffEntries({ from: change.previous, to: change.version })) {
+    // A modified entry is published as written again, as a write of it is.
+    const kind = difference.change === 'deleted' ? 'deleted' : 'created'
     // A deletion must reach subscribers before a creation at the same path.
-    if (difference.change === 'created') flush('deleted')
-    batches[difference.change].push(difference)
-    if (batches[difference.change].length >= MAX_ENTRIES_PER_EVENT) flush(difference.change)
+    if (kind === 'created') flush('deleted')
+    batches[kind].push(difference)
+    if (batches[kind].length >= MAX_ENTRIES_PER_EVENT) flush(kind)
   }
   flush('deleted')
   flush('created')

@@ -47,11 +47,13 @@ async function allOf(call: ReturnType<RouteTestApp['as']>, query: string) {
 /** A base version, then HEAD changes under /pub and /secret (and a kind change at /swap). */
 async function changeAfterBase(): Promise<string> {
   await kit.db.writeFile('/pub/old.txt', 'old')
+  await kit.db.writeFile('/pub/edit.txt', 'first')
   await kit.db.writeFile('/secret/old.txt', 'old')
   await kit.db.writeFile('/swap', 'a file')
   const base = kit.db.head()
   await kit.db.writeFile('/pub/a.txt', 'a')
   await kit.db.writeFile('/pub/b.txt', 'b')
+  await kit.db.writeFile('/pub/edit.txt', 'second')
   await kit.db.writeFile('/pub-x.txt', 'sorts between /pub and /pub/… by path, after by tree')
   await kit.db.delete('/pub/old.txt')
   await kit.db.writeFile('/secret/plans.txt', 'hidden')
@@ -61,13 +63,14 @@ async function changeAfterBase(): Promise<string> {
 }
 
 const expected = [
-  { path: '/pub/a.txt', change: 'created', type: 'file' },
-  { path: '/pub/b.txt', change: 'created', type: 'file' },
+  { path: '/pub/a.txt', change: 'added', type: 'file' },
+  { path: '/pub/b.txt', change: 'added', type: 'file' },
+  { path: '/pub/edit.txt', change: 'modified', type: 'file' },
   { path: '/pub/old.txt', change: 'deleted', type: 'file' },
-  { path: '/pub-x.txt', change: 'created', type: 'file' },
-  { path: '/secret/plans.txt', change: 'created', type: 'file' },
+  { path: '/pub-x.txt', change: 'added', type: 'file' },
+  { path: '/secret/plans.txt', change: 'added', type: 'file' },
   { path: '/swap', change: 'deleted', type: 'file' },
-  { path: '/swap', change: 'created', type: 'directory' },
+  { path: '/swap', change: 'added', type: 'directory' },
 ]
 
 describe('GET /versions/changes', () => {
@@ -100,7 +103,12 @@ describe('GET /versions/changes', () => {
     })
     const scoped = kit.as((await kit.auth.exchangeApiKey(created.key)).token)
     const seen = await allOf(scoped, `?from=${base}&limit=1`)
-    expect(seen.items.map((i) => i.path)).toEqual(['/pub/a.txt', '/pub/b.txt', '/pub/old.txt'])
+    expect(seen.items.map((i) => i.path)).toEqual([
+      '/pub/a.txt',
+      '/pub/b.txt',
+      '/pub/edit.txt',
+      '/pub/old.txt',
+    ])
     // Snapshot names are the inventory's: to this key one looks absent.
     await kit.db.snapshots.create('after')
     expect(await errorCode(await scoped(`/versions/changes?from=after`), 404)).toBe('NOT_FOUND')

@@ -39,7 +39,8 @@ export function versionChangesRoute(ctx: { db: Database; auth: Auth }): RouteHan
         more = true
         break
       }
-      items.push({ path: difference.path, change: difference.change, type: difference.entryType })
+      const change = difference.change === 'created' ? 'added' : difference.change
+      items.push({ path: difference.path, change, type: difference.entryType })
       last = difference
     }
     const cursor = more && last !== undefined ? cursorOf(last) : null
