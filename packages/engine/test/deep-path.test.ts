@@ -65,7 +65,7 @@ describe('a path thousands of levels deep (issue 23, item 10)', () => {
     await db.snapshots.create('deep')
     await db.writeFile(DEEP_FILE, JSON.stringify({ n: 2 }))
     expect(await collect(db.diffEntries({ from: 'deep' }))).toEqual([
-      { change: 'created', path: DEEP_FILE, entryType: 'file' },
+      { change: 'modified', path: DEEP_FILE, entryType: 'file' },
     ])
 
     // Recursive listing, plain and with a glob.

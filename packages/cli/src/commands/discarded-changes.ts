@@ -7,7 +7,7 @@ const MAX_COUNTED = 10_000
 
 /**
  * What HEAD holds that a version from `base` lacks: "3 entries changed on HEAD since
- * <base>: /a (created), …", for the message of a refused promote. The server lists only the
+ * <base>: /a (added), …", for the message of a refused promote. The server lists only the
  * entries the caller may read.
  */
 export async function discardedChanges(client: Client, base: string): Promise<string> {
