@@ -115,4 +115,18 @@ describe('svcdb put -r (built binary, live server)', () => {
     expect(clash.code).toBe(5)
     expect(clash.stderr).toContain('CONFLICT')
   })
+  it('puts the directory itself into a remote directory given with a trailing /', async () => {
+    const local = join(fx.work, 'named-tree')
+    await makeTree(local, 3)
+    const client = createClient({ baseUrl: fx.url, apiKey: fx.rootApiKey })
+    const into = await run(['put', '-r', local, '/into/', '--json'])
+    expect(into.code, into.stderr).toBe(0)
+    expect(JSON.parse(into.stdout)).toMatchObject({ path: '/into/named-tree' })
+    expect(await client.files.readText('/into/named-tree/top.txt')).toBe('at the top')
+    // Without the slash the directory's contents become the remote directory.
+    const contents = await run(['put', '-r', local, '/contents'])
+    expect(contents.code, contents.stderr).toBe(0)
+    expect(await client.files.readText('/contents/top.txt')).toBe('at the top')
+    expect(await client.files.exists('/contents/named-tree')).toBe(false)
+  })
 })

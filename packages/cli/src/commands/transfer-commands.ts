@@ -1,4 +1,4 @@
-import { basename } from 'node:path'
+import { basename, resolve } from 'node:path'
 import type { Command } from '../command'
 import { usageError } from '../cli-error'
 import { stringOption } from '../option-value'
@@ -18,11 +18,14 @@ export const putCommand: Command = {
     'Large files go up in content-defined chunks and only the chunks the server lacks are sent\n' +
     '(--stream sends the bytes in one request instead).\n\n' +
     '-r uploads every regular file below a local directory to the same relative path below\n' +
-    'the remote one (created when absent), sending only the chunks the server lacks; each\n' +
-    'request commits up to 10,000 files as one version. Symlinks and special files are\n' +
-    'skipped (listed on stderr); --content-type applies to every file.\n\n' +
+    'the remote one (created when absent); a trailing / on the remote directory means into it\n' +
+    '(put -r ./site /www/ writes /www/site/…, put -r ./site /www writes /www/…). Only the\n' +
+    'chunks the server lacks are sent; each request commits up to 10,000 files as one\n' +
+    'version. Symlinks and special files are skipped (listed on stderr); --content-type\n' +
+    'applies to every file.\n\n' +
     'Examples: svcdb put report.pdf /docs/report.pdf\n' +
-    '          svcdb put -r ./site /www',
+    '          svcdb put -r ./site /www\n' +
+    '          svcdb put -r ./site /www/        # into /www: /www/site/…',
   options: {
     ...forkOption,
     'content-type': {
@@ -50,7 +53,7 @@ export const putCommand: Command = {
       const fork = stringOption(values.fork)
       await putTree(
         local as string,
-        remote(target as string),
+        intoDirectory(local as string, remote(target as string)),
         {
           ...(contentType === undefined ? {} : { contentType }),
           ...(fork === undefined ? {} : { fork }),
@@ -87,6 +90,16 @@ export const putCommand: Command = {
       progress.stop()
     }
   },
+}
+
+/**
+ * The remote directory `put -r` writes to: `target` itself, or with a trailing `/` (not the
+ * root's) the local directory's name inside it, as `cp -r site www/` does.
+ */
+function intoDirectory(local: string, target: string): string {
+  if (!target.endsWith('/')) return target
+  const name = basename(resolve(local))
+  return `${target}${name}`
 }
 
 /** `svcdb get`: a file, to standard output, or (-r) a tree. */
