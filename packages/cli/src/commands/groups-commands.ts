@@ -5,6 +5,23 @@ import { formatKeyValue } from '../output/key-value'
 import { formatTable } from '../output/table'
 
 // The group fields each option sets.
+/** The options of `groups create` and `groups update`. */
+const GROUP_OPTIONS = {
+  allow: {
+    type: 'string',
+    value: 'GLOB',
+    help: 'Paths the members may use (a path pattern).',
+  },
+  deny: {
+    type: 'string',
+    value: 'GLOB',
+    help: 'Paths denied to the members, even if allowed.',
+  },
+  field: { type: 'string', help: 'The user field that selects members (e.g. tags).' },
+  op: { type: 'string', help: 'The comparison: eq, gt; on tags also has, has_any, has_all.' },
+  value: { type: 'string', help: 'The value the field is compared with.' },
+} as const
+
 const GROUP_WIRE_OPTIONS = {
   default_allow: '--allow',
   default_deny: '--deny',
@@ -44,21 +61,7 @@ export const groupsGroup: CommandGroup = {
       usage: '<name>',
       details:
         'Example: svcdb groups create eng --allow "/eng/**" --field tags --op has --value eng',
-      options: {
-        allow: {
-          type: 'string',
-          value: 'GLOB',
-          help: 'Paths the members may use (a path pattern).',
-        },
-        deny: {
-          type: 'string',
-          value: 'GLOB',
-          help: 'Paths denied to the members, even if allowed.',
-        },
-        field: { type: 'string', help: 'The user field that selects members (e.g. tags).' },
-        op: { type: 'string', help: 'The comparison: eq, gt; on tags also has, has_any, has_all.' },
-        value: { type: 'string', help: 'The value the field is compared with.' },
-      },
+      options: GROUP_OPTIONS,
       wireOptions: GROUP_WIRE_OPTIONS,
       args: [1, 1],
       async run([name], values, ctx) {
@@ -91,21 +94,7 @@ export const groupsGroup: CommandGroup = {
       name: 'update',
       summary: 'change a group',
       usage: '<name>',
-      options: {
-        allow: {
-          type: 'string',
-          value: 'GLOB',
-          help: 'Paths the members may use (a path pattern).',
-        },
-        deny: {
-          type: 'string',
-          value: 'GLOB',
-          help: 'Paths denied to the members, even if allowed.',
-        },
-        field: { type: 'string', help: 'The user field that selects members (e.g. tags).' },
-        op: { type: 'string', help: 'The comparison: eq, gt; on tags also has, has_any, has_all.' },
-        value: { type: 'string', help: 'The value the field is compared with.' },
-      },
+      options: GROUP_OPTIONS,
       wireOptions: GROUP_WIRE_OPTIONS,
       args: [1, 1],
       async run([name], values, ctx) {

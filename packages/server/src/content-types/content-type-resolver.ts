@@ -66,8 +66,8 @@ export async function resolveContentType(input: {
   declared?: string | undefined
   head?: Uint8Array | undefined
 }): Promise<string> {
-  const declared = input.declared?.trim()
-  if (declared !== undefined && declared !== '' && !isToolDefault(declared)) return declared
+  const declared = declaredContentType(input.declared)
+  if (declared !== undefined) return declared
   const byName = contentTypeOfName(input.path, input.head)
   if (byName !== undefined) return byName
   const head = input.head
@@ -76,6 +76,13 @@ export async function resolveContentType(input: {
   const found = await fileTypeFromBuffer(sample)
   if (found !== undefined) return found.mime
   return looksLikeText(sample) ? 'text/plain; charset=utf-8' : UNKNOWN_CONTENT_TYPE
+}
+
+/** A writer's `Content-Type` when it is a declaration: not empty, not a tool's default. */
+export function declaredContentType(header: string | undefined): string | undefined {
+  const declared = header?.trim()
+  if (declared === undefined || declared === '' || isToolDefault(declared)) return undefined
+  return declared
 }
 
 function isToolDefault(declared: string): boolean {

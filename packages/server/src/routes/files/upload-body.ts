@@ -1,5 +1,7 @@
 import { CONTENT_TYPE_RULE, isContentType, MAX_CONTENT_TYPE_LENGTH } from '@svcdb/contract'
 import {
+  contentTypeOfName,
+  declaredContentType,
   needsBytes,
   resolveContentType,
   SNIFF_BYTES,
@@ -26,9 +28,10 @@ export async function typedUpload(
       details: [{ path: 'headers.content-type', message }],
     })
   }
-  const byDeclaration = await resolveContentType({ path, declared })
-  if (byDeclaration !== 'application/octet-stream' || !needsBytes(path))
-    return { contentType: byDeclaration, data: body }
+  const given = declaredContentType(declared)
+  if (given !== undefined) return { contentType: given, data: body }
+  const byName = needsBytes(path) ? undefined : contentTypeOfName(path)
+  if (byName !== undefined) return { contentType: byName, data: body }
   const iterator = body[Symbol.asyncIterator]()
   const head: Uint8Array[] = []
   let size = 0

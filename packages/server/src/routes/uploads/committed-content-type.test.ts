@@ -1,42 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
-import { createHasher, Database } from '@svcdb/engine'
+import { createHasher } from '@svcdb/engine'
 import { createChunker } from '@svcdb/engine/chunking'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
-import { createLogger } from '../../logger'
+import { startRouteTestApp } from '../testing/route-test-app'
+import type { RouteTestApp } from '../testing/route-test-app'
 import { uploadRouteHandlers } from './upload-route-handlers'
 
-let dir: string
-let db: Database
-let app: ReturnType<typeof createApp>
-let token: string
+let kit: RouteTestApp
+let root: ReturnType<RouteTestApp['as']>
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-upload-types-'))
-  db = await Database.open({ path: dir })
-  const auth = createAuth({ store: createMemoryIdentityStore() })
-  token = (await auth.exchangeApiKey((await auth.bootstrap()).rootApiKey as string)).token
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: uploadRouteHandlers({ db, auth }),
-    logger: createLogger({ level: 'silent' }),
-  })
+  kit = await startRouteTestApp((deps) => uploadRouteHandlers(deps))
+  root = kit.as(kit.rootToken)
 })
-afterEach(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(() => kit.close())
 
-const post = (path: string, body: unknown) =>
-  app.request(path, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-  })
+const post = (path: string, json: unknown) => root(path, { method: 'POST', json })
 
 /** Sends `content`'s chunks and returns their references, ready to commit. */
 async function sendChunks(content: Uint8Array) {
@@ -47,10 +25,9 @@ async function sendChunks(content: Uint8Array) {
     hash: Buffer.from(hasher.hashDomain('chunk', bytes)).toString('hex'),
   }))
   for (const chunk of chunks) {
-    const res = await app.request(`/uploads/chunks/${chunk.hash}`, {
+    const res = await root(`/uploads/chunks/${chunk.hash}`, {
       method: 'PUT',
       body: chunk.bytes as Uint8Array<ArrayBuffer>,
-      headers: { authorization: `Bearer ${token}` },
     })
     expect([200, 201]).toContain(res.status)
   }
