@@ -39,4 +39,29 @@ describe('smallChunkDeflater', () => {
     const out = await smallChunkDeflater.deflateRaw(text(2), { level: 1, windowBits: 14 })
     expect(Buffer.from(inflateRawSync(out as Uint8Array)).equals(text(2))).toBe(true)
   })
+  it('answers a batch longer than one reply slice: every chunk to its own caller, in order', async () => {
+    // 2,000 chunks of 8–16 KiB take the worker well over a millisecond: replies come in slices.
+    const inputs = Array.from({ length: 2000 }, (_, i) => text(200 + (i % 200)))
+    const options = { level: 4, windowBits: 15 }
+    const outputs = await Promise.all(
+      inputs.map((bytes) => smallChunkDeflater.deflateRaw(bytes, options)),
+    )
+    outputs.forEach((out, i) => {
+      expect(Buffer.from(inflateRawSync(out as Uint8Array)).equals(inputs[i] as Uint8Array)).toBe(
+        true,
+      )
+    })
+  })
+
+  it('fails only the chunk it cannot deflate, not the others of its message', async () => {
+    const good = text(3)
+    const results = await Promise.allSettled([
+      smallChunkDeflater.deflateRaw(good, { level: 4, windowBits: 14 }) as Promise<Uint8Array>,
+      smallChunkDeflater.deflateRaw(good, { level: 42, windowBits: 14 }) as Promise<Uint8Array>,
+      smallChunkDeflater.deflateRaw(good, { level: 4, windowBits: 14 }) as Promise<Uint8Array>,
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    const first = results[0] as PromiseFulfilledResult<Uint8Array>
+    expect(Buffer.from(inflateRawSync(first.value)).equals(good)).toBe(true)
+  })
 })

@@ -1,5 +1,14 @@
 import { Worker } from 'node:worker_threads'
 
+/** Results of items `[from, from + out.length)` of message `id`; `done` on the last slice. */
+interface WorkerReply {
+  id: number
+  from: number
+  out: (Uint8Array | null)[]
+  errors: Record<number, string>
+  done: boolean
+}
+
 /** One chunk waiting for the worker: its bytes and who waits for the result. */
 interface Job {
   bytes: Uint8Array
@@ -8,19 +17,42 @@ interface Job {
   reject: (err: unknown) => void
 }
 
+/**
+ * How long the worker deflates before it sends what it has: the event loop then stores those
+ * chunks (and reads the next files) while the worker goes on, instead of the two taking turns.
+ */
+const REPLY_SLICE_MS = 1
+
 // Plain JavaScript run by `new Worker(..., { eval: true })`: no file to locate after bundling.
+// A reply carries the results of items [from, from + out.length); a failed item is null, with
+// its message in `errors`.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
 const { deflateRawSync } = require('node:zlib')
+const { performance } = require('node:perf_hooks')
 parentPort.on('message', ({ id, items }) => {
-  const out = []
-  try {
-    for (const { bytes, options } of items) out.push(new Uint8Array(deflateRawSync(bytes, options)))
-  } catch (err) {
-    parentPort.postMessage({ id, error: String(err && err.message || err) })
-    return
+  let out = []
+  let errors = {}
+  let from = 0
+  let since = performance.now()
+  for (let i = 0; i < items.length; i++) {
+    const { bytes, options } = items[i]
+    try {
+      out.push(new Uint8Array(deflateRawSync(bytes, options)))
+    } catch (err) {
+      out.push(null)
+      errors[i - from] = String((err && err.message) || err)
+    }
+    const last = i === items.length - 1
+    if (last || performance.now() - since >= ${REPLY_SLICE_MS}) {
+      const buffers = out.filter((b) => b !== null).map((b) => b.buffer)
+      parentPort.postMessage({ id, from, out, errors, done: last }, buffers)
+      out = []
+      errors = {}
+      from = i + 1
+      since = performance.now()
+    }
   }
-  parentPort.postMessage({ id, out }, out.map((b) => b.buffer))
 })
 `
 
@@ -52,14 +84,15 @@ function createDeflateWorker() {
   }
   const start = (): Worker => {
     const started = new Worker(WORKER_SOURCE, { eval: true })
-    started.on('message', (message: { id: number; out?: Uint8Array[]; error?: string }) => {
-      const jobs = waiting.get(message.id) ?? []
-      waiting.delete(message.id)
+    started.on('message', (reply: WorkerReply) => {
+      const jobs = waiting.get(reply.id) ?? []
+      if (reply.done) waiting.delete(reply.id)
       if (waiting.size === 0) started.unref()
-      jobs.forEach((job, i) => {
-        const out = message.out?.[i]
-        if (out !== undefined) job.resolve(out)
-        else job.reject(new Error(`deflate failed: ${message.error ?? 'no output'}`))
+      reply.out.forEach((out, i) => {
+        const job = jobs[reply.from + i]
+        if (job === undefined) return
+        if (out !== null) job.resolve(out)
+        else job.reject(new Error(`deflate failed: ${reply.errors[i] ?? 'no output'}`))
       })
     })
     started.on('error', fail)
