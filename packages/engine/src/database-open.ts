@@ -5,6 +5,7 @@ import {
   DatabaseState,
   jsonValue,
   readFormat,
+  upgradeFormat,
   VERSION_LOG_LIMIT,
 } from './database-state'
 import { EngineCore, rootPage } from './engine-core'
@@ -75,7 +76,8 @@ export async function openCore(
   }
   const hasher = await createHasher(format?.hashAlgorithm ?? options.hashAlgorithm ?? 'sha256')
   const objects = new ObjectStore(meta, hasher, options.cacheBytes ?? 64 << 20)
-  if (format === undefined) {
+  if (format !== undefined) format = await upgradeFormat(meta, format)
+  else {
     format = {
       formatVersion: DATABASE_FORMAT_VERSION,
       hashAlgorithm: hasher.algorithm,

@@ -6,8 +6,12 @@ import type { HashAlgorithm } from './hashing/hasher'
 import type { StoredCounters } from './stats/engine-stats'
 import { headLogOp } from './versions/head-log-record'
 
-/** Version of the database layout, recorded at creation. */
-export const DATABASE_FORMAT_VERSION = 1
+/**
+ * Version of the database layout, recorded at creation and raised when a newer engine opens
+ * an older database. 2: chunk records may use the Brotli codec, which engines of format 1
+ * would report as corrupt; they refuse the database instead.
+ */
+export const DATABASE_FORMAT_VERSION = 2
 /** Ref moves kept in the version log by default. */
 export const VERSION_LOG_LIMIT = 10_000
 
@@ -40,6 +44,19 @@ export async function readFormat(meta: MetaStore): Promise<FormatRecord | undefi
     )
   }
   return format
+}
+
+/**
+ * Raises an older database's format record to {@link DATABASE_FORMAT_VERSION} (synced) before
+ * anything of the newer layout is written; everything an older format stored stays readable.
+ */
+export async function upgradeFormat(meta: MetaStore, format: FormatRecord): Promise<FormatRecord> {
+  if (format.formatVersion >= DATABASE_FORMAT_VERSION) return format
+  const upgraded = { ...format, formatVersion: DATABASE_FORMAT_VERSION }
+  await meta.batch([{ type: 'put', space: 'meta', key: 'format', value: jsonValue(upgraded) }], {
+    sync: true,
+  })
+  return upgraded
 }
 
 function logKey(seq: number): string {

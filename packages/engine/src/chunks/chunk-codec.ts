@@ -1,23 +1,35 @@
 import { promisify } from 'node:util'
-import { deflateRaw, inflateRaw, inflateRawSync } from 'node:zlib'
+import {
+  brotliCompress,
+  brotliDecompress,
+  constants as zlibConstants,
+  deflateRaw,
+  inflateRaw,
+  inflateRawSync,
+} from 'node:zlib'
 import { EngineError } from '../errors'
 import { smallChunkDeflater } from './deflate-worker'
 
 const deflateRawAsync = promisify(deflateRaw)
 const inflateRawAsync = promisify(inflateRaw)
+const brotliCompressAsync = promisify(brotliCompress)
+const brotliDecompressAsync = promisify(brotliDecompress)
 
 /**
  * How a chunk's bytes are stored, one byte per record so every record stays readable whatever
- * later versions choose: 0 = raw, 1 = raw DEFLATE (RFC 1951) through node:zlib.
+ * later versions choose: 0 = raw, 1 = raw DEFLATE (RFC 1951) through node:zlib, 2 = Brotli
+ * (RFC 7932, database format 2 and later).
  */
-export const CHUNK_CODEC = { raw: 0, deflateRaw: 1 } as const
+export const CHUNK_CODEC = { raw: 0, deflateRaw: 1, brotli: 2 } as const
 
 /** A codec byte of {@link CHUNK_CODEC}. */
 export type ChunkCodec = (typeof CHUNK_CODEC)[keyof typeof CHUNK_CODEC]
 
 /** True for a codec byte this version can read. */
 export function isChunkCodec(value: number): value is ChunkCodec {
-  return value === CHUNK_CODEC.raw || value === CHUNK_CODEC.deflateRaw
+  return (
+    value === CHUNK_CODEC.raw || value === CHUNK_CODEC.deflateRaw || value === CHUNK_CODEC.brotli
+  )
 }
 
 /** How chunks are compressed. */
@@ -26,7 +38,24 @@ export interface CompressionOptions {
    * zlib level 1–9, or 0 to store everything raw. Default {@link DEFAULT_COMPRESSION_LEVEL}.
    */
   level?: number
+  /**
+   * The codec of chunks over 16 KiB: Brotli (default) or DEFLATE at `level`. Brotli at
+   * {@link DEFAULT_BROTLI_QUALITY} stores about what DEFLATE level 4 does for 15–30 % less CPU
+   * (see {@link DEFAULT_BROTLI_QUALITY}).
+   */
+  large?: 'brotli' | 'deflateRaw'
+  /** Brotli quality 0–11 for large chunks. Default {@link DEFAULT_BROTLI_QUALITY}. */
+  brotliQuality?: number
 }
+
+/**
+ * Brotli quality of large chunks. Measured in 64 KiB chunks against DEFLATE level 4 (size,
+ * CPU): a real `node_modules` −1.1 %, −31 %; /usr/include +1.9 %, −17 %; Python's library
+ * +0.7 %, −22 %; this repository's sources +3 %, ±0. Quality 4 is 1–3 % smaller than level 4
+ * for 20–40 % more CPU; quality 5 5–9 % smaller for 75 % more. An ingest of a source tree is
+ * CPU-bound on two cores, so the cheaper setting wins there.
+ */
+export const DEFAULT_BROTLI_QUALITY = 3
 
 /**
  * The zlib level chunks are deflated at unless told otherwise. Measured on a real source tree
@@ -124,14 +153,31 @@ export async function encodeChunk(
 ): Promise<EncodedChunk> {
   const level = options.level ?? DEFAULT_COMPRESSION_LEVEL
   if (level === 0 || !looksCompressible(raw)) return { codec: CHUNK_CODEC.raw, stored: raw }
-  const compressed =
-    raw.length <= SMALL_CHUNK_BYTES
-      ? await deflateSmall(raw, { level, windowBits: windowBitsFor(raw.length) })
+  const small = raw.length <= SMALL_CHUNK_BYTES
+  const brotli = !small && (options.large ?? 'brotli') === 'brotli'
+  const compressed = small
+    ? await deflateSmall(raw, { level, windowBits: windowBitsFor(raw.length) })
+    : brotli
+      ? await brotliCompressAsync(raw, brotliOptions(raw.length, options.brotliQuality))
       : await deflateRawAsync(raw, { level })
   if (compressed.length > raw.length * MAX_RATIO) return { codec: CHUNK_CODEC.raw, stored: raw }
   return {
-    codec: CHUNK_CODEC.deflateRaw,
+    codec: brotli ? CHUNK_CODEC.brotli : CHUNK_CODEC.deflateRaw,
     stored: new Uint8Array(compressed.buffer, compressed.byteOffset, compressed.length),
+  }
+}
+
+/** Brotli parameters for one chunk: a window just covering it, and its size as a hint. */
+function brotliOptions(size: number, quality = DEFAULT_BROTLI_QUALITY) {
+  if (!Number.isInteger(quality) || quality < 0 || quality > 11)
+    throw new RangeError(`brotliQuality must be an integer 0–11, got ${quality}`)
+  const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT } = zlibConstants
+  return {
+    params: {
+      [BROTLI_PARAM_QUALITY]: quality,
+      [BROTLI_PARAM_LGWIN]: Math.min(24, Math.max(16, Math.ceil(Math.log2(size)))),
+      [BROTLI_PARAM_SIZE_HINT]: size,
+    },
   }
 }
 
@@ -176,14 +222,17 @@ export async function decodeChunk(
     if (stored.length !== rawLength) throw corrupt('raw length does not match')
     return stored
   }
-  if (codec !== CHUNK_CODEC.deflateRaw) throw corrupt(`unknown codec ${codec}`)
+  if (codec !== CHUNK_CODEC.deflateRaw && codec !== CHUNK_CODEC.brotli)
+    throw corrupt(`unknown codec ${codec}`)
   let raw: Buffer
   try {
     const limit = { maxOutputLength: Math.max(rawLength, 1) }
     raw =
-      rawLength <= SMALL_CHUNK_BYTES
-        ? inflateRawSync(stored, limit)
-        : await inflateRawAsync(stored, limit)
+      codec === CHUNK_CODEC.brotli
+        ? await brotliDecompressAsync(stored, limit)
+        : rawLength <= SMALL_CHUNK_BYTES
+          ? inflateRawSync(stored, limit)
+          : await inflateRawAsync(stored, limit)
   } catch (err) {
     throw corrupt('compressed bytes do not inflate', err)
   }

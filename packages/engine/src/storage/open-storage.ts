@@ -2,6 +2,7 @@ import { mkdir, open, stat } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import type { AbstractLevel } from 'abstract-level'
 import { ClassicLevel } from 'classic-level'
+import type { CompressionOptions } from '../chunks/chunk-codec'
 import type { ChunkStore } from '../chunks/chunk-store'
 import { createLevelChunkStore } from '../chunks/level-chunk-store'
 import { createPackChunkStore } from '../chunks/pack-chunk-store'
@@ -43,7 +44,11 @@ function lockedError(path: string, cause: unknown): EngineError {
  */
 export async function openDiskStorage(
   path: string,
-  options: { packSizeLimit?: number; chunkCacheBytes?: number } = {},
+  options: {
+    packSizeLimit?: number
+    chunkCacheBytes?: number
+    compression?: CompressionOptions
+  } = {},
 ): Promise<Storage> {
   const created = await mkdir(path, { recursive: true })
   const metaDir = join(path, 'meta')
@@ -81,6 +86,7 @@ export async function openDiskStorage(
       dir: join(path, 'packs'),
       meta,
       ...(options.packSizeLimit === undefined ? {} : { packSizeLimit: options.packSizeLimit }),
+      ...(options.compression === undefined ? {} : { compression: options.compression }),
     })
     const chunks = createTieredChunkStore({
       small: createLevelChunkStore({ meta }),
