@@ -3,6 +3,7 @@ import { peerTool } from '../../../scripts/peer-tool'
 import { startServerProcess } from '../test/e2e/server-harness'
 import { httpScenarios } from './http-scenarios'
 import { generateLoad } from './load-generator'
+import { startCeilingServer } from './ceiling-server'
 import { startNginx } from './nginx-server'
 import { residentMegabytes } from './process-memory'
 
@@ -18,6 +19,8 @@ export const benchmarks: Benchmark[] = [
       const svcdb = await startServerProcess(['--auth', 'disabled'])
       const svcdbUrl = new URL(svcdb.url)
       const nginx = 'path' in nginxTool ? await startNginx(nginxTool.path) : undefined
+      // Bare node:http, bodies in memory: how fast Node.js itself answers on this machine.
+      const ceiling = await startCeilingServer()
       const skipped =
         'skipped' in nginxTool ? `nginx rows skipped: ${nginxTool.skipped}` : undefined
       try {
@@ -49,6 +52,15 @@ export const benchmarks: Benchmark[] = [
               target: 300,
             },
           )
+          const bare = await load(ceiling.url)
+          rows.push(
+            {
+              name: `${scenario.name}: bare node:http (memory only)`,
+              value: bare,
+              unit: scenario.unit,
+            },
+            { name: `${scenario.name}: svcdb ÷ bare node:http`, value: ours / bare, unit: '×' },
+          )
           if (nginx === undefined) continue
           const theirs = await load(nginx.url)
           rows.push(
@@ -59,11 +71,13 @@ export const benchmarks: Benchmark[] = [
               unit: '×',
               target: scenario.target,
             },
+            { name: `${scenario.name}: bare node:http ÷ nginx`, value: bare / theirs, unit: '×' },
           )
         }
         return rows
       } finally {
         await nginx?.close()
+        await ceiling.close()
         await svcdb.dispose()
       }
     },
