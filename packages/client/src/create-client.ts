@@ -1,3 +1,4 @@
+import type { TokensListener } from './auth/token-session'
 import { Transport } from './http/transport'
 import type { TransportOptions } from './http/transport'
 import { subscribeWithCallback } from './events/event-callback'
@@ -34,6 +35,24 @@ export interface ClientOptions {
   fetch?: typeof fetch
   /** Retries of idempotent calls after a network error (default 2). */
   retries?: number
+  /**
+   * Told the tokens whenever the client obtains or rotates them (`{ token, refreshToken }`),
+   * and when a refused renewal leaves it without a refresh token (`{ token }` while the access
+   * token is kept until it expires, `undefined` when none is left). It lets an app keep the
+   * refresh token somewhere (a browser tab's `sessionStorage`, say) and start a client from it
+   * later without the API key. Called synchronously; what it throws goes to `console.error`.
+   *
+   * @example
+   * const client = createClient({
+   *   baseUrl: location.origin,
+   *   apiKey,
+   *   onTokens: (tokens) => {
+   *     if (tokens?.refreshToken === undefined) sessionStorage.removeItem('refresh')
+   *     else sessionStorage.setItem('refresh', tokens.refreshToken)
+   *   },
+   * })
+   */
+  onTokens?: TokensListener
 }
 
 /** The live event stream, as an async iterator or through a callback. */
@@ -78,7 +97,8 @@ export interface Client {
  * Creates a client. Every call takes an `AbortSignal`, and every failure is a `ClientError`
  * (`status`, `code`, `message`, `details`); `NETWORK_ERROR` and `ABORTED` tell a lost
  * connection and a cancelled call from the server's answers. A `baseUrl` that is not an http(s)
- * URL throws `TypeError` at once, and `retries` that is not a non-negative integer `RangeError`.
+ * URL, or an `onTokens` that is not a function, throws `TypeError` at once, and `retries` that
+ * is not a non-negative integer `RangeError`.
  *
  * @example
  * const client = createClient({ baseUrl: 'http://127.0.0.1:6830', apiKey: process.env.SVCDB_API_KEY })
@@ -86,12 +106,15 @@ export interface Client {
  * for await (const entry of client.files.list('/notes')) console.log(entry.path)
  */
 export function createClient(options: ClientOptions): Client {
+  if (options.onTokens !== undefined && typeof options.onTokens !== 'function')
+    throw new TypeError(`onTokens must be a function, got ${typeof options.onTokens}`)
   const transportOptions: TransportOptions = { baseUrl: options.baseUrl }
   if (options.apiKey !== undefined) transportOptions.apiKey = options.apiKey
   if (options.token !== undefined) transportOptions.token = options.token
   if (options.refreshToken !== undefined) transportOptions.refreshToken = options.refreshToken
   if (options.fetch !== undefined) transportOptions.fetch = options.fetch
   if (options.retries !== undefined) transportOptions.retries = options.retries
+  if (options.onTokens !== undefined) transportOptions.onTokens = options.onTokens
   const t = new Transport(transportOptions)
   return {
     baseUrl: t.baseUrl,

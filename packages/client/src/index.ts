@@ -1,3 +1,4 @@
+export type { SessionTokens, TokensListener } from './auth/token-session'
 export { createClient } from './create-client'
 export type { Client, ClientOptions, EventsApi } from './create-client'
 export { ClientError, clientErrorFromBody, isClientError } from './errors'

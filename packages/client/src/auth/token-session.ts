@@ -12,6 +12,21 @@ export interface SessionCredentials {
   refreshToken?: string
 }
 
+/** The tokens a session holds after obtaining, rotating or losing them. */
+export interface SessionTokens {
+  /** The access token. */
+  token: string
+  /** The refresh token to renew it with, absent once it has been spent or refused. */
+  refreshToken?: string
+}
+
+/**
+ * Told the tokens a session holds whenever they change: after an exchange or a refresh, and
+ * after a refused renewal (`undefined` when no token is left, `{ token }` alone when the access
+ * token is kept until it expires). Called synchronously; what it throws goes to `console.error`.
+ */
+export type TokensListener = (tokens: SessionTokens | undefined) => void
+
 /** The two token calls of the API, made without an access token. */
 export interface TokenEndpoints {
   exchange(apiKey: string): Promise<TokenGrantView>
@@ -39,6 +54,7 @@ export class TokenSession {
     private readonly credentials: SessionCredentials,
     private readonly endpoints: TokenEndpoints,
     private readonly now: () => number = Date.now,
+    private readonly onTokens?: TokensListener,
   ) {
     this.accessToken = credentials.token
     this.refreshToken = credentials.refreshToken
@@ -97,14 +113,40 @@ export class TokenSession {
       const apiKey = this.credentials.apiKey
       // Nothing left to renew with: keep the current token, which may well be valid until it
       // expires (a renewal starts early); the server answers 401 once it is not.
-      if (apiKey === undefined) return this.accessToken
-      grant = await this.endpoints.exchange(apiKey)
+      if (apiKey === undefined) {
+        // The refresh token is spent either way, so a copy kept elsewhere is stale.
+        if (refreshToken !== undefined) this.report()
+        return this.accessToken
+      }
+      try {
+        grant = await this.endpoints.exchange(apiKey)
+      } catch (err) {
+        if (refreshToken !== undefined) this.report()
+        throw err
+      }
     }
     const lifetime = grant.expires_in * 1000
     this.accessToken = grant.token
     this.refreshToken = grant.refresh_token
     this.renewAt =
       this.now() + lifetime - Math.max(lifetime * RENEW_SHARE, Math.min(RENEW_MIN_MS, lifetime / 2))
+    this.report()
     return this.accessToken
+  }
+
+  /** Tells `onTokens` what the session holds now. */
+  private report(): void {
+    if (this.onTokens === undefined) return
+    let tokens: SessionTokens | undefined
+    if (this.accessToken !== undefined) {
+      tokens = { token: this.accessToken }
+      if (this.refreshToken !== undefined) tokens.refreshToken = this.refreshToken
+    }
+    try {
+      this.onTokens(tokens)
+    } catch (err) {
+      // A listener's bug must not break the call that renewed; it is reported, not dropped.
+      console.error('svcdb client: onTokens threw', err)
+    }
   }
 }

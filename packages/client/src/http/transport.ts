@@ -1,7 +1,7 @@
 import type { AnySchema, RouteDef, TokenGrantView } from '@svcdb/contract'
 import { routes } from '@svcdb/contract'
 import * as v from 'valibot'
-import type { SessionCredentials } from '../auth/token-session'
+import type { SessionCredentials, TokensListener } from '../auth/token-session'
 import { TokenSession } from '../auth/token-session'
 import { ClientError, clientErrorFromBody } from '../errors'
 import { abortError, sleep, throwIfAborted } from './abort'
@@ -31,6 +31,8 @@ export interface TransportOptions extends SessionCredentials {
   /** Retries of idempotent calls after a network error (default 2). */
   retries?: number
   now?: () => number
+  /** Told the tokens whenever the session obtains, rotates or loses them. */
+  onTokens?: TokensListener
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE'])
@@ -75,6 +77,7 @@ export class Transport {
         refresh: (refreshToken) => this.grant(routes.authRefresh, { refresh_token: refreshToken }),
       },
       options.now,
+      options.onTokens,
     )
   }
 
