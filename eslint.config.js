@@ -135,6 +135,27 @@ export default tseslint.config(
     },
   },
   {
+    // STYLE.md "Layers": the console runs in browsers over the client and the contract only.
+    files: ['packages/console/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'global', 'require'],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepImports,
+            { group: ['node:*'], message: 'The console runs in browsers: no Node built-ins.' },
+            {
+              group: ['@svcdb/*', '!@svcdb/client', '!@svcdb/contract'],
+              message: 'The console imports only @svcdb/client and @svcdb/contract.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Build and tool configs are the only default exports allowed.
     files: ['**/*.config.ts', '**/*.config.js'],
     rules: { 'no-restricted-syntax': 'off' },

@@ -2,6 +2,8 @@ import { Hono } from 'hono'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { cors } from 'hono/cors'
+import type { ConsoleFiles } from './console/console-files'
+import { mountConsole } from './console/console-routes'
 import { toErrorResponse } from './errors/error-response'
 import { ServerError } from './errors/server-error'
 import { createLogger } from './logger'
@@ -43,6 +45,12 @@ export interface AppDeps {
   onError?: (err: unknown) => void
   /** Runs around every request (metrics); optional. */
   observe?: (c: Context<AppEnv>, next: () => Promise<void>) => Promise<void>
+  /**
+   * The web console: its built files (served at `/console/`, `/` redirects there), or
+   * `'missing'` when it is on but not built (`/console/` answers a 404 saying so). Not
+   * served when absent (`--no-console`).
+   */
+  console?: ConsoleFiles | 'missing'
 }
 
 /**
@@ -85,6 +93,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ...(deps.handlers ?? []),
   ]
   mountRoutes(app, handlers, deps.authenticator)
+  if (deps.console !== undefined)
+    mountConsole(app, deps.console === 'missing' ? undefined : deps.console)
   const answerError = (err: unknown, c: Context<AppEnv>) => {
     deps.onError?.(err)
     const { status, body, unexpected, headers } = toErrorResponse(err)

@@ -3,6 +3,9 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createApp } from './app'
+import { defaultConsoleDir } from './console/console-dir'
+import { loadConsoleFiles } from './console/console-files'
+import type { ConsoleFiles } from './console/console-files'
 import type { ServerConfig } from './config/server-config'
 import { createLogger, resolveLogFormat } from './logger'
 import type { Logger } from './logger'
@@ -58,6 +61,13 @@ export async function startServer(
     baseUrl: () => url,
     stdout: options.stdout ?? ((text) => process.stdout.write(text)),
   })
+  let consoleFiles: ConsoleFiles | 'missing' | undefined
+  if (config.console) {
+    const dir = await defaultConsoleDir()
+    consoleFiles = (await loadConsoleFiles(dir)) ?? 'missing'
+    if (consoleFiles === 'missing')
+      logger.warn(`the web console is not built (no ${dir}index.html): /console/ answers 404`)
+  }
   const app = createApp({
     authenticator: config.auth.kind === 'disabled' ? disabledAuthenticator : services.authenticator,
     corsOrigins: config.corsOrigins,
@@ -66,6 +76,7 @@ export async function startServer(
     health: services.health,
     observe: (c, next) => services.metrics.observe(c, next),
     onError: (err) => services.observeError(err),
+    ...(consoleFiles === undefined ? {} : { console: consoleFiles }),
   })
   const server = createAdaptorServer({ fetch: app.fetch }) as Server
   try {

@@ -5,7 +5,9 @@ import { startLiveServer } from '../live-server'
 import type { LiveServer } from '../live-server'
 import { bundlePage } from './bundle-page'
 import type { PageBundle } from './bundle-page'
-import { launchChromium } from './launch-chromium'
+// The repository's one Chromium launcher, shared by the browser tests of two packages.
+// eslint-disable-next-line import-x/no-relative-packages
+import { launchChromium } from '../../../../scripts/launch-chromium'
 import { REPORT_KEY } from './page-report'
 import type { PageReport, PageResults } from './page-report'
 import { startPageServer } from './page-server'

@@ -33,6 +33,7 @@ describe('parseServerArgs', () => {
       'debug',
       '--webhook-allow',
       'https://hooks.example, https://*.corp.example:8443',
+      '--no-console',
     ])
     expect(args).toEqual({
       action: 'run',
@@ -50,6 +51,7 @@ describe('parseServerArgs', () => {
         unsafePublic: false,
         webhookAllow: ['https://hooks.example', 'https://*.corp.example:8443'],
         headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,
+        console: false,
       },
     })
   })

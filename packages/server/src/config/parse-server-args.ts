@@ -45,6 +45,7 @@ const CONFIGURABLE = [
   'webhook-allow',
   'unsafe-public',
   'head-log-retention',
+  'console',
 ] as const
 
 const ENVIRONMENT_LINES = CONFIGURABLE.map(
@@ -72,6 +73,7 @@ Options:
   --unsafe-public          allow --auth disabled on a non-loopback host
   --head-log-retention P   keep versions that promotes and restores replaced, so they can
                            be undone, for P: 30d, 12h, 90m, or milliseconds (default 30d)
+  --no-console             do not serve the web console at /console/ (served by default)
   -h, --help               show this help
   -v, --version            print the version
 
@@ -96,6 +98,7 @@ const options = {
   'unsafe-public': { type: 'boolean' },
   'webhook-allow': { type: 'string' },
   'head-log-retention': { type: 'string' },
+  console: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -150,7 +153,14 @@ export function parseServerArgs(
   if (argv[0] === 'reset-root-key') return parseResetRootKeyArgs(argv.slice(1), env)
   let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values']
   try {
-    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values
+    values = parseArgs({
+      args: [...argv],
+      options,
+      strict: true,
+      allowPositionals: false,
+      // `--no-console`: the console is on by default.
+      allowNegative: true,
+    }).values
   } catch (err) {
     return {
       action: 'error',
@@ -186,6 +196,7 @@ export function parseServerArgs(
         parseRetention,
         d.headLogRetentionMs,
       ),
+      console: readSwitch('console', values.console, env) ?? d.console,
     }
     if (config.auth.kind === 'disabled' && !isLoopbackHost(config.host) && !config.unsafePublic) {
       throw new FlagError(

@@ -18,6 +18,7 @@ describe('parseServerArgs with environment variables', () => {
       SVCDB_WEBHOOK_ALLOW: 'https://hooks.example',
       SVCDB_UNSAFE_PUBLIC: '1',
       SVCDB_HEAD_LOG_RETENTION: '12h',
+      SVCDB_CONSOLE: 'no',
     })
     expect(args).toEqual({
       action: 'run',
@@ -35,6 +36,7 @@ describe('parseServerArgs with environment variables', () => {
         unsafePublic: true,
         webhookAllow: ['https://hooks.example'],
         headLogRetentionMs: 12 * 3_600_000,
+        console: false,
       },
     })
   })
@@ -111,7 +113,24 @@ describe('parseServerArgs with environment variables', () => {
       'SVCDB_WEBHOOK_ALLOW',
       'SVCDB_UNSAFE_PUBLIC',
       'SVCDB_HEAD_LOG_RETENTION',
+      'SVCDB_CONSOLE',
     ])
       expect(SERVER_USAGE).toMatch(new RegExp(`^  ${variable} +--`, 'm'))
+  })
+
+  it('serves the console unless --no-console or SVCDB_CONSOLE=false says not to; the flag wins', () => {
+    expect(parseServerArgs([], {})).toMatchObject({ config: { console: true } })
+    expect(parseServerArgs(['--no-console'], {})).toMatchObject({ config: { console: false } })
+    expect(parseServerArgs([], { SVCDB_CONSOLE: 'false' })).toMatchObject({
+      config: { console: false },
+    })
+    expect(parseServerArgs(['--console'], { SVCDB_CONSOLE: 'off' })).toMatchObject({
+      config: { console: true },
+    })
+    expect(parseServerArgs([], { SVCDB_CONSOLE: 'sometimes' })).toMatchObject({
+      action: 'error',
+      message: expect.stringContaining('SVCDB_CONSOLE'),
+    })
+    expect(SERVER_USAGE).toContain('--no-console')
   })
 })

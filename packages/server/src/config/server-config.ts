@@ -28,6 +28,8 @@ export interface ServerConfig {
   webhookAllow: string[]
   /** How long versions that promotes, imports and restores replaced stay undoable (HEAD log). */
   headLogRetentionMs: number
+  /** Serves the web console at `/console/` (and redirects `/` there). */
+  console: boolean
 }
 
 /** Defaults of DESIGN §7. */
@@ -45,4 +47,5 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   unsafePublic: false,
   webhookAllow: [],
   headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,
+  console: true,
 }
