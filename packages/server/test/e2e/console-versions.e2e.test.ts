@@ -1,0 +1,273 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
+import { createLogger } from '../../src/logger'
+import { startServer } from '../../src/start-server'
+import type { RunningServer } from '../../src/start-server'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// The repository's one Chromium launcher, shared by the browser tests of two packages.
+// eslint-disable-next-line import-x/no-relative-packages
+import { launchChromium } from '../../../../scripts/launch-chromium'
+
+const TIMEOUT_MS = 60_000
+const POLL = { timeout: 15_000 }
+
+let dataDir: string
+let server: RunningServer
+let rootKey: string
+let browser: Browser
+
+/** Calls the API as root and returns the response, failing the test on an error status. */
+async function api(method: string, path: string, body?: unknown): Promise<Response> {
+  const init: RequestInit = { method, headers: { authorization: `Bearer ${rootKey}` } }
+  if (typeof body === 'string') {
+    init.headers = { ...init.headers, 'content-type': 'text/plain' }
+    init.body = body
+  } else if (body !== undefined) {
+    init.headers = { ...init.headers, 'content-type': 'application/json' }
+    init.body = JSON.stringify(body)
+  }
+  const res = await fetch(`${server.url}${path}`, init)
+  expect(res.status, `${method} ${path}`).toBeLessThan(300)
+  return res
+}
+
+const put = (path: string, text: string) => api('PUT', `/files${path}`, text)
+const read = async (path: string) => (await api('GET', `/files${path}`)).text()
+
+/** A page of the console, signed in as root, with every page error it reports collected. */
+async function openConsole(hash = ''): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage()
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
+  await page.goto(`${server.url}/console/${hash}`)
+  await page.getByLabel('API key').fill(rootKey)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  return { page, problems }
+}
+
+/** Opens the Versions screen through the top navigation and waits for its lists. */
+async function openVersions(page: Page): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'Versions' })
+    .click()
+  await expect.poll(() => page.getByLabel('Snapshot name').count(), POLL).toBe(1)
+}
+
+/** Confirms the open `<dialog>` with its `action` button. */
+async function confirm(page: Page, action: string): Promise<void> {
+  const dialog = page.getByRole('dialog')
+  await expect.poll(() => dialog.isVisible(), POLL).toBe(true)
+  await dialog.getByRole('button', { name: action, exact: true }).click()
+  await expect.poll(() => dialog.isVisible(), POLL).toBe(false)
+}
+
+const status = (page: Page): Locator => page.locator('.versions > [role="status"]')
+
+/** Reads HEAD again on the screen, as a user who saw the database change would. */
+async function refresh(page: Page): Promise<void> {
+  const head = await currentHead()
+  await page.getByRole('button', { name: 'Refresh' }).click()
+  await expect
+    .poll(() => page.locator('.versions-head code').getAttribute('title'), POLL)
+    .toBe(head)
+}
+
+/** HEAD's hash: the root directory's, as the API states it. */
+async function currentHead(): Promise<string> {
+  const root = (await (await api('GET', '/files/?stat=true')).json()) as { hash: string }
+  return root.hash
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-versions-e2e-'))
+  server = await startServer(
+    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir },
+    { logger: createLogger({ level: 'silent' }) },
+  )
+  rootKey = server.rootApiKey as string
+  await put('/docs/readme.txt', 'read me first\n')
+  await put('/top.txt', 'at the top\n')
+  browser = await launchChromium()
+}, TIMEOUT_MS)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await rm(dataDir, { recursive: true, force: true })
+}, TIMEOUT_MS)
+
+describe('the console’s Versions screen in headless Chromium', () => {
+  it(
+    'switches between Files and Versions by the top navigation, and back',
+    async () => {
+      const { page, problems } = await openConsole()
+      const sections = page.getByRole('navigation', { name: 'Sections' })
+      const current = () => sections.locator('[aria-current="page"]').textContent()
+      await expect
+        .poll(() => page.getByRole('link', { name: 'docs', exact: true }).count(), POLL)
+        .toBe(1)
+      expect(await current()).toBe('Files')
+
+      await page.getByRole('link', { name: 'docs', exact: true }).click()
+      await expect.poll(() => page.getByText('readme.txt').count(), POLL).toBe(1)
+      await openVersions(page)
+      expect(page.url()).toMatch(/#\/versions$/)
+      expect(await current()).toBe('Versions')
+      expect(await page.getByRole('heading', { name: 'Versions', level: 1 }).count()).toBe(1)
+
+      // Back returns to the directory left, with its own URL.
+      await page.goBack()
+      await expect.poll(() => page.getByText('readme.txt').count(), POLL).toBe(1)
+      expect(page.url()).toMatch(/#\/files\/docs$/)
+      expect(await current()).toBe('Files')
+      await page.goForward()
+      await expect.poll(() => page.getByLabel('Snapshot name').count(), POLL).toBe(1)
+      expect(page.url()).toMatch(/#\/versions$/)
+
+      await sections.getByRole('link', { name: 'Files' }).click()
+      await expect.poll(() => page.getByText('top.txt').count(), POLL).toBe(1)
+      expect(await current()).toBe('Files')
+
+      // A reload keeps the section.
+      await openVersions(page)
+      await page.reload()
+      await expect.poll(() => page.getByLabel('Snapshot name').count(), POLL).toBe(1)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'creates a snapshot, restores it over a changed file with expect_head, and refuses when HEAD moved',
+    async () => {
+      await put('/notes.txt', 'first draft\n')
+      const { page, problems } = await openConsole('#/versions')
+      await expect.poll(() => page.getByLabel('Snapshot name').count(), POLL).toBe(1)
+      await page.getByLabel('Snapshot name').fill('before-edit')
+      await page.getByRole('button', { name: 'Create snapshot' }).click()
+      const snapshots = page.getByRole('table', { name: 'Snapshots' })
+      await expect
+        .poll(() => snapshots.getByRole('rowheader', { name: 'before-edit' }).count(), POLL)
+        .toBe(1)
+      const listed = (await (await api('GET', '/versions/snapshots')).json()) as {
+        items: { name: string; version: string }[]
+      }
+      const version = listed.items.find((s) => s.name === 'before-edit')?.version as string
+      // The hash shows shortened, whole in its title.
+      expect(await snapshots.locator(`code[title="${version}"]`).textContent()).toBe(
+        version.slice(0, 12),
+      )
+
+      await put('/notes.txt', 'second draft\n')
+      await refresh(page)
+      await expect.poll(() => status(page).textContent(), POLL).toBe('')
+
+      // HEAD moves once more behind the screen's back: the restore is refused, nothing changes.
+      await put('/notes.txt', 'third draft\n')
+      await page.getByRole('button', { name: 'Restore before-edit', exact: true }).click()
+      await confirm(page, 'Restore')
+      const alert = page.getByRole('alert')
+      await expect.poll(() => alert.count(), POLL).toBe(1)
+      expect(await alert.textContent()).toMatch(/HEAD moved since this screen read it/)
+      expect(await read('/notes.txt')).toBe('third draft\n')
+
+      // Cancel leaves everything as it is.
+      await refresh(page)
+      await page.getByRole('button', { name: 'Restore before-edit', exact: true }).click()
+      await confirm(page, 'Cancel')
+      expect(await read('/notes.txt')).toBe('third draft\n')
+
+      await page.getByRole('button', { name: 'Restore before-edit', exact: true }).click()
+      await confirm(page, 'Restore')
+      await expect.poll(() => status(page).textContent(), POLL).toMatch(/restored/)
+      expect(await read('/notes.txt')).toBe('first draft\n')
+      expect(await page.getByRole('alert').count()).toBe(0)
+      // The restore is in the HEAD log.
+      const log = page.getByRole('table', { name: 'HEAD log' })
+      await expect.poll(() => log.getByText('snapshot restore').count(), POLL).toBe(1)
+
+      await page.getByRole('button', { name: 'Delete before-edit', exact: true }).click()
+      await confirm(page, 'Delete')
+      await expect
+        .poll(() => page.getByRole('rowheader', { name: 'before-edit' }).count(), POLL)
+        .toBe(0)
+      const after = (await (await api('GET', '/versions/snapshots')).json()) as { items: unknown[] }
+      expect(after.items).toEqual([])
+      expect(problems.filter((p) => !p.includes('409'))).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'creates a fork and promotes it to HEAD',
+    async () => {
+      const { page, problems } = await openConsole('#/versions')
+      await expect.poll(() => page.getByLabel('Fork name').count(), POLL).toBe(1)
+      await page.getByLabel('Fork name').fill('draft')
+      await page.getByRole('button', { name: 'Create fork' }).click()
+      const forks = page.getByRole('table', { name: 'Forks' })
+      await expect.poll(() => forks.getByRole('rowheader', { name: 'draft' }).count(), POLL).toBe(1)
+
+      await put('/fork-only.txt?fork=draft', 'written on the fork\n')
+      expect(
+        (
+          await fetch(`${server.url}/files/fork-only.txt`, {
+            headers: { authorization: `Bearer ${rootKey}` },
+          })
+        ).status,
+      ).toBe(404)
+      await refresh(page)
+      await page.getByRole('button', { name: 'Promote draft', exact: true }).click()
+      await confirm(page, 'Promote')
+      await expect.poll(() => status(page).textContent(), POLL).toMatch(/promoted/)
+      expect(await read('/fork-only.txt')).toBe('written on the fork\n')
+
+      await page.getByRole('button', { name: 'Abandon draft', exact: true }).click()
+      await confirm(page, 'Abandon')
+      await expect.poll(() => forks.count(), POLL).toBe(0)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'lists what was added and modified between a snapshot and HEAD',
+    async () => {
+      await api('POST', '/versions/snapshots', { name: 'base' })
+      await put('/added.txt', 'new here\n')
+      await put('/top.txt', 'still at the top, changed\n')
+      const { page, problems } = await openConsole('#/versions')
+      await expect.poll(() => page.getByLabel('From').count(), POLL).toBe(1)
+      const listed = (await (await api('GET', '/versions/snapshots')).json()) as {
+        items: { name: string; version: string }[]
+      }
+      const base = listed.items.find((s) => s.name === 'base')?.version as string
+      await page.getByLabel('From').selectOption(base)
+      await page.getByLabel('To').selectOption('HEAD')
+      await page.getByRole('button', { name: 'Compare' }).click()
+      const changes = page.getByRole('table', { name: 'Changes' })
+      await expect.poll(() => changes.getByRole('row').count(), POLL).toBe(1 + 2)
+      const rows = await changes
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) =>
+            [...(tr as HTMLTableRowElement).cells].map((td) => td.textContent?.trim()).join(' '),
+          ),
+        )
+      expect(rows).toEqual(['added file /added.txt', 'modified file /top.txt'])
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+})
