@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
@@ -39,7 +39,7 @@ const read = async (path: string) => (await api('GET', `/files${path}`)).text()
 
 /** A page of the console, signed in as root, with every page error it reports collected. */
 async function openConsole(hash = ''): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage()
+  const page = await browser.newPage({ acceptDownloads: true })
   const problems: string[] = []
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text())
@@ -247,13 +247,15 @@ describe('the console’s Versions screen in headless Chromium', () => {
       await put('/added.txt', 'new here\n')
       await put('/top.txt', 'still at the top, changed\n')
       const { page, problems } = await openConsole('#/versions')
-      await expect.poll(() => page.getByLabel('From').count(), POLL).toBe(1)
+      await expect
+        .poll(() => page.getByLabel('Compare from', { exact: true }).count(), POLL)
+        .toBe(1)
       const listed = (await (await api('GET', '/versions/snapshots')).json()) as {
         items: { name: string; version: string }[]
       }
       const base = listed.items.find((s) => s.name === 'base')?.version as string
-      await page.getByLabel('From').selectOption(base)
-      await page.getByLabel('To').selectOption('HEAD')
+      await page.getByLabel('Compare from', { exact: true }).selectOption(base)
+      await page.getByLabel('Compare to', { exact: true }).selectOption('HEAD')
       await page.getByRole('button', { name: 'Compare' }).click()
       const changes = page.getByRole('table', { name: 'Changes' })
       await expect.poll(() => changes.getByRole('row').count(), POLL).toBe(1 + 2)
@@ -265,6 +267,37 @@ describe('the console’s Versions screen in headless Chromium', () => {
           ),
         )
       expect(rows).toEqual(['added file /added.txt', 'modified file /top.txt'])
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'exports HEAD as an archive and imports it back as HEAD',
+    async () => {
+      await put('/kept.txt', 'kept in the archive\n')
+      const exported = await currentHead()
+      const { page, problems } = await openConsole('#/versions')
+      await expect.poll(() => page.getByLabel('Version to export').count(), POLL).toBe(1)
+      await page.getByLabel('Version to export').selectOption('HEAD')
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export archive' }).click(),
+      ])
+      expect(download.suggestedFilename()).toBe(`export-${exported.slice(0, 12)}.svcdb`)
+      const archive = (await download.path()) as string
+      expect((await readFile(archive)).length).toBeGreaterThan(0)
+
+      await api('DELETE', '/files/kept.txt')
+      await page.getByLabel('Archive to import').setInputFiles(archive)
+      await page.getByLabel('Make it HEAD').check()
+      await page.getByRole('button', { name: 'Import archive' }).click()
+      await expect.poll(() => status(page).textContent(), POLL).toMatch(/imported .*it is now HEAD/)
+      expect(await read('/kept.txt')).toBe('kept in the archive\n')
+      expect(await currentHead()).toBe(exported)
+      const log = page.getByRole('table', { name: 'HEAD log' })
+      await expect.poll(() => log.getByText('import', { exact: true }).count(), POLL).toBe(1)
       expect(problems).toEqual([])
       await page.close()
     },
