@@ -38,7 +38,7 @@ const put = (path: string, text: string) => api('PUT', `/files${path}`, text)
 const read = async (path: string) => (await api('GET', `/files${path}`)).text()
 
 /** A page of the console, signed in as root, with every page error it reports collected. */
-async function openConsole(hash = ''): Promise<{ page: Page; problems: string[] }> {
+async function openConsole(hash = '', key = rootKey): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage({ acceptDownloads: true })
   const problems: string[] = []
   page.on('console', (message) => {
@@ -46,7 +46,7 @@ async function openConsole(hash = ''): Promise<{ page: Page; problems: string[] 
   })
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
   await page.goto(`${server.url}/console/${hash}`)
-  await page.getByLabel('API key').fill(rootKey)
+  await page.getByLabel('API key').fill(key)
   await page.getByRole('button', { name: 'Sign in' }).click()
   return { page, problems }
 }
@@ -299,6 +299,33 @@ describe('the console’s Versions screen in headless Chromium', () => {
       const log = page.getByRole('table', { name: 'HEAD log' })
       await expect.poll(() => log.getByText('import', { exact: true }).count(), POLL).toBe(1)
       expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'hides root’s actions from another user and shows the server’s refusal of what they lack',
+    async () => {
+      const user = (await (
+        await api('POST', '/system/users', { username: 'versions-viewer' })
+      ).json()) as { user_id: string }
+      const key = (await (
+        await api('POST', '/auth/keys/admin', { user_id: user.user_id })
+      ).json()) as {
+        api_key: string
+      }
+      await api('POST', '/versions/snapshots', { name: 'for-root-only' })
+      const { page } = await openConsole('#/versions', key.api_key)
+      // The server's own words: the lists need list on /, the HEAD log read on /.
+      const alerts = page.getByRole('alert')
+      await expect
+        .poll(() => alerts.allTextContents(), POLL)
+        .toEqual(expect.arrayContaining([expect.stringMatching(/needs list permission on \//)]))
+      expect(await page.getByRole('heading', { name: 'Versions', level: 1 }).count()).toBe(1)
+      expect(await page.getByRole('button', { name: 'Export archive' }).count()).toBe(0)
+      expect(await page.getByRole('heading', { name: 'Archives' }).count()).toBe(0)
+      expect(await page.getByRole('button', { name: /^Restore/ }).count()).toBe(0)
       await page.close()
     },
     TIMEOUT_MS,
