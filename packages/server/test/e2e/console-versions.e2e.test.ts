@@ -194,6 +194,16 @@ describe('the console’s Versions screen in headless Chromium', () => {
       const log = page.getByRole('table', { name: 'HEAD log' })
       await expect.poll(() => log.getByText('snapshot restore').count(), POLL).toBe(1)
 
+      // By keyboard: Enter opens the dialog, focus is inside it, Escape closes it untouched.
+      await page.getByRole('button', { name: 'Delete before-edit', exact: true }).focus()
+      await page.keyboard.press('Enter')
+      const dialog = page.getByRole('dialog')
+      await expect.poll(() => dialog.isVisible(), POLL).toBe(true)
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
+      await page.keyboard.press('Escape')
+      await expect.poll(() => dialog.isVisible(), POLL).toBe(false)
+      expect(await page.getByRole('rowheader', { name: 'before-edit' }).count()).toBe(1)
+
       await page.getByRole('button', { name: 'Delete before-edit', exact: true }).click()
       await confirm(page, 'Delete')
       await expect
