@@ -1,0 +1,295 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
+import { createLogger } from '../../src/logger'
+import { startServer } from '../../src/start-server'
+import type { RunningServer } from '../../src/start-server'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// The repository's one Chromium launcher, shared by the browser tests of two packages.
+// eslint-disable-next-line import-x/no-relative-packages
+import { launchChromium } from '../../../../scripts/launch-chromium'
+
+const TIMEOUT_MS = 60_000
+const WAIT = { timeout: 15_000 }
+
+/** A 1×1 PNG, written by the test so the preview has a real image to decode. */
+const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+let dataDir: string
+let server: RunningServer
+let rootKey: string
+let browser: Browser
+
+/** Stores `body` at `path` through the API, as root. */
+async function put(
+  path: string,
+  body: string | Uint8Array,
+  contentType = 'text/plain',
+): Promise<void> {
+  const res = await fetch(`${server.url}/files${path}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${rootKey}`, 'content-type': contentType },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  })
+  expect(res.status).toBeLessThan(300)
+}
+
+/** The bytes at `path` through the API, or the status when there are none. */
+async function get(path: string): Promise<Buffer | number> {
+  const res = await fetch(`${server.url}/files${path}`, {
+    headers: { authorization: `Bearer ${rootKey}` },
+  })
+  if (res.status !== 200) return res.status
+  return Buffer.from(await res.arrayBuffer())
+}
+
+/** A signed-in page of the console showing the directory `dir`, with every page error collected. */
+async function openAt(dir: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ acceptDownloads: true })
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
+  await page.goto(`${server.url}/console/#/files${dir}`)
+  await page.getByLabel('API key').fill(rootKey)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
+  return { page, problems }
+}
+
+/** How many rows of the listing are named `name`. */
+function rowsNamed(page: Page, name: string) {
+  return page.getByRole('table').getByRole('rowheader', { name, exact: true }).count()
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-ops-e2e-'))
+  server = await startServer(
+    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir },
+    { logger: createLogger({ level: 'silent' }) },
+  )
+  rootKey = server.rootApiKey as string
+  await put('/up/seed.txt', 'seed\n')
+  await put('/ops/a.txt', 'file a\n')
+  await put('/ops/c.txt', 'file c\n')
+  await put('/pv/notes.txt', 'plain <b>notes</b>\n')
+  await put('/pv/data.json', '{"a":[1,2],"b":{"c":"d"}}', 'application/json')
+  await put('/pv/pixel.png', PIXEL_PNG, 'image/png')
+  await put(
+    '/pv/readme.md',
+    '# Hello\n\nSome **bold** text <script>window.pwned = 1</script> and [a trap](javascript:alert(1)).\n',
+    'text/markdown',
+  )
+  browser = await launchChromium()
+}, TIMEOUT_MS)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await rm(dataDir, { recursive: true, force: true })
+}, TIMEOUT_MS)
+
+describe('the console’s file operations in headless Chromium', () => {
+  it(
+    'uploads two files through the Upload input with a progress bar, lists them and downloads one byte for byte',
+    async () => {
+      const { page, problems } = await openAt('/up')
+      const big = randomBytes(300 * 1024) // several chunks
+      await page.getByLabel('Upload', { exact: true }).setInputFiles([
+        { name: 'big.bin', mimeType: 'application/octet-stream', buffer: big },
+        { name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello, upload\n') },
+      ])
+      const bar = page.getByRole('progressbar', { name: 'Upload progress' })
+      await expect.poll(() => bar.getAttribute('aria-valuenow'), WAIT).toBe('100')
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Uploaded 2 files' }).count(), WAIT)
+        .toBe(1)
+      await expect.poll(() => rowsNamed(page, 'big.bin'), WAIT).toBe(1)
+      await expect.poll(() => rowsNamed(page, 'hello.txt'), WAIT).toBe(1)
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download big.bin' }).click(),
+      ])
+      expect(Buffer.compare(await readFile((await download.path()) as string), big)).toBe(0)
+      expect(await get('/up/hello.txt')).toEqual(Buffer.from('hello, upload\n'))
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'uploads a file dropped onto the listing',
+    async () => {
+      const { page, problems } = await openAt('/up')
+      const dataTransfer = await page.evaluateHandle(() => {
+        const transfer = new DataTransfer()
+        transfer.items.add(new File(['dropped bytes'], 'dropped.txt', { type: 'text/plain' }))
+        return transfer
+      })
+      const zone = page.getByRole('group', { name: /^Drop files here/ })
+      await zone.dispatchEvent('dragover', { dataTransfer })
+      await zone.dispatchEvent('drop', { dataTransfer })
+      await expect.poll(() => rowsNamed(page, 'dropped.txt'), WAIT).toBe(1)
+      expect(await get('/up/dropped.txt')).toEqual(Buffer.from('dropped bytes'))
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'creates a directory, refusing a bad name with a message',
+    async () => {
+      const { page, problems } = await openAt('/ops')
+      await page.getByRole('button', { name: 'New directory' }).click()
+      const field = page.getByLabel('Directory name')
+      await field.fill('a/b')
+      await page.getByRole('button', { name: 'Create' }).click()
+      await expect.poll(() => page.getByRole('alert').textContent(), WAIT).toMatch(/\//)
+      await field.fill('made')
+      await field.press('Enter')
+      await expect
+        .poll(
+          () => page.getByRole('table').getByRole('link', { name: 'made', exact: true }).count(),
+          WAIT,
+        )
+        .toBe(1)
+      expect(await page.getByLabel('Directory name').count()).toBe(0)
+      const listed = await fetch(`${server.url}/files/ops/made/`, {
+        headers: { authorization: `Bearer ${rootKey}` },
+      })
+      expect(listed.status).toBe(200)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'renames a file to a new path, and shows the server’s refusal of a move into a file',
+    async () => {
+      await put('/ops/r.txt', 'to rename\n')
+      const { page, problems } = await openAt('/ops')
+      await page.getByRole('button', { name: 'Rename r.txt' }).click()
+      const field = page.getByLabel('New path')
+      expect(await field.inputValue()).toBe('r.txt')
+      await field.fill('renamed.txt')
+      await page.getByRole('button', { name: 'Rename', exact: true }).click()
+      await expect.poll(() => rowsNamed(page, 'renamed.txt'), WAIT).toBe(1)
+      expect(await rowsNamed(page, 'r.txt')).toBe(0)
+      expect(await get('/ops/renamed.txt')).toEqual(Buffer.from('to rename\n'))
+      expect(await get('/ops/r.txt')).toBe(404)
+
+      // Moving a file into itself is refused by the server; its message shows.
+      await page.getByRole('button', { name: 'Rename renamed.txt' }).click()
+      await page.getByLabel('New path').fill('/ops/renamed.txt/inside.txt')
+      await page.getByRole('button', { name: 'Rename', exact: true }).click()
+      await expect.poll(() => page.getByRole('alert').count(), WAIT).toBe(1)
+      expect((await page.getByRole('alert').textContent())?.trim().length).toBeGreaterThan(0)
+      expect(problems.filter((p) => !/status of 4\d\d/.test(p))).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'copies a file into another directory',
+    async () => {
+      await put('/ops/into/keep.txt', 'kept\n')
+      const { page, problems } = await openAt('/ops')
+      await page.getByRole('button', { name: 'Copy c.txt' }).click()
+      await page.getByLabel('Copy to').fill('into')
+      await page.getByRole('button', { name: 'Copy', exact: true }).click()
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Copied' }).count(), WAIT)
+        .toBe(1)
+      expect(await get('/ops/into/c.txt')).toEqual(Buffer.from('file c\n'))
+      expect(await get('/ops/c.txt')).toEqual(Buffer.from('file c\n'))
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'deletes only after confirmation in a modal dialog, and not when cancelled',
+    async () => {
+      await put('/ops/doomed.txt', 'bye\n')
+      const { page, problems } = await openAt('/ops')
+      await page.getByRole('button', { name: 'Delete doomed.txt' }).click()
+      const dialog = page.getByRole('dialog')
+      await expect.poll(() => dialog.count(), WAIT).toBe(1)
+      expect(await page.evaluate(() => document.querySelector('dialog')?.matches(':modal'))).toBe(
+        true,
+      )
+      expect(await dialog.textContent()).toMatch(/Delete doomed\.txt\?/)
+      await dialog.getByRole('button', { name: 'Cancel' }).click()
+      await expect.poll(() => dialog.count(), WAIT).toBe(0)
+      expect(await get('/ops/doomed.txt')).toEqual(Buffer.from('bye\n'))
+
+      await page.getByRole('button', { name: 'Delete doomed.txt' }).click()
+      await dialog.getByRole('button', { name: 'Delete', exact: true }).click()
+      await expect.poll(() => rowsNamed(page, 'doomed.txt'), WAIT).toBe(0)
+      expect(await get('/ops/doomed.txt')).toBe(404)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'previews text in a pre, JSON pretty-printed, an image, and Markdown rendered without its HTML',
+    async () => {
+      const { page, problems } = await openAt('/pv')
+      const table = page.getByRole('table')
+
+      await table.getByRole('button', { name: 'notes.txt', exact: true }).click()
+      const text = page.getByRole('region', { name: 'Preview of notes.txt' })
+      await expect.poll(() => text.locator('pre').textContent(), WAIT).toBe('plain <b>notes</b>\n')
+
+      await table.getByRole('button', { name: 'data.json', exact: true }).click()
+      const json = page.getByRole('region', { name: 'Preview of data.json' })
+      await expect
+        .poll(() => json.locator('pre').textContent(), WAIT)
+        .toBe(JSON.stringify({ a: [1, 2], b: { c: 'd' } }, null, 2))
+
+      await table.getByRole('button', { name: 'pixel.png', exact: true }).click()
+      const image = page.getByRole('region', { name: 'Preview of pixel.png' }).getByRole('img')
+      await expect
+        .poll(
+          () => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+          WAIT,
+        )
+        .toBe(1)
+      expect(await image.getAttribute('src')).toMatch(/^blob:/)
+
+      await table.getByRole('button', { name: 'readme.md', exact: true }).click()
+      const markdown = page.getByRole('region', { name: 'Preview of readme.md' })
+      await expect
+        .poll(() => markdown.getByRole('heading', { name: 'Hello' }).count(), WAIT)
+        .toBe(1)
+      expect(await markdown.locator('strong').textContent()).toBe('bold')
+      expect(await markdown.textContent()).toContain('<script>window.pwned = 1</script>')
+      expect(await markdown.locator('script').count()).toBe(0)
+      expect(await markdown.locator('a').count()).toBe(0) // the javascript: link lost its address
+      expect(await page.evaluate(() => 'pwned' in window)).toBe(false)
+
+      await markdown.getByRole('button', { name: 'Close preview' }).click()
+      await expect
+        .poll(() => page.getByRole('region', { name: /^Preview of/ }).count(), WAIT)
+        .toBe(0)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+})
