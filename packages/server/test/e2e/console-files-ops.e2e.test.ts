@@ -292,4 +292,47 @@ describe('the console’s file operations in headless Chromium', () => {
     },
     TIMEOUT_MS,
   )
+
+  it(
+    'shows a file’s history and restores an earlier version; shows a symlink as such',
+    async () => {
+      await put('/hist/h.txt', 'first\n')
+      await put('/hist/h.txt', 'second\n')
+      const link = await fetch(`${server.url}/links/hist/link.txt`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ target: '/hist/h.txt' }),
+      })
+      expect(link.status).toBeLessThan(300)
+      const { page, problems } = await openAt('/hist')
+
+      const linkRow = page.getByRole('row').filter({ hasText: 'link.txt' })
+      await expect
+        .poll(() => linkRow.getByRole('cell').first().textContent(), WAIT)
+        .toMatch(/symlink\s*→ \/hist\/h\.txt/)
+
+      await page.getByRole('button', { name: 'History of h.txt' }).click()
+      const panel = page.getByRole('region', { name: 'History of h.txt' })
+      const added = panel.getByRole('row').filter({ hasText: 'added' })
+      await expect.poll(() => added.count(), WAIT).toBe(1)
+      expect(await panel.getByRole('row').filter({ hasText: 'modified' }).count()).toBe(1)
+      await added
+        .getByRole('button', { name: /^Restore h\.txt from version [0-9a-f]{12}$/ })
+        .click()
+      await expect
+        .poll(
+          () => page.getByRole('status').filter({ hasText: 'Restored /hist/h.txt' }).count(),
+          WAIT,
+        )
+        .toBe(1)
+      expect(await get('/hist/h.txt')).toEqual(Buffer.from('first\n'))
+      // The restore is a new version of its own, listed on top.
+      await expect
+        .poll(() => panel.getByRole('row').filter({ hasText: 'modified' }).count(), WAIT)
+        .toBe(2)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
 })
