@@ -21,6 +21,14 @@ const PIXEL_PNG = Buffer.from(
   'base64',
 )
 
+/** The smallest PDF a viewer opens: one empty page. */
+const MINIMAL_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n' +
+    '2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 72 72]>>endobj\n' +
+    'trailer<</Root 1 0 R>>\n%%EOF\n',
+)
+
 let dataDir: string
 let server: RunningServer
 let rootKey: string
@@ -87,6 +95,10 @@ beforeAll(async () => {
     '# Hello\n\nSome **bold** text <script>window.pwned = 1</script> and [a trap](javascript:alert(1)).\n',
     'text/markdown',
   )
+  await put('/big/large.log', 'x'.repeat(1024 * 1024 + 100 * 1024))
+  await put('/media/doc.pdf', MINIMAL_PDF, 'application/pdf')
+  await put('/media/clip.webm', Buffer.from('not really a video'), 'video/webm')
+  await put('/media/tune.ogg', Buffer.from('not really a tune'), 'audio/ogg')
   browser = await launchChromium()
 }, TIMEOUT_MS)
 
@@ -330,6 +342,87 @@ describe('the console’s file operations in headless Chromium', () => {
       await expect
         .poll(() => panel.getByRole('row').filter({ hasText: 'modified' }).count(), WAIT)
         .toBe(2)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'previews a PDF in a frame, and audio and video in players, from blob: URLs',
+    async () => {
+      const { page, problems } = await openAt('/media')
+      const table = page.getByRole('table')
+      const blobSource = (locator: ReturnType<Page['locator']>) =>
+        locator.evaluate((element: HTMLIFrameElement | HTMLMediaElement) => element.src)
+
+      await table.getByRole('button', { name: 'doc.pdf', exact: true }).click()
+      const pdf = page.getByRole('region', { name: 'Preview of doc.pdf' }).locator('iframe')
+      await expect.poll(() => pdf.count(), WAIT).toBe(1)
+      expect(await pdf.getAttribute('title')).toBe('doc.pdf')
+      expect(await blobSource(pdf)).toMatch(/^blob:/)
+
+      await table.getByRole('button', { name: 'clip.webm', exact: true }).click()
+      const video = page.getByRole('region', { name: 'Preview of clip.webm' }).locator('video')
+      await expect.poll(() => video.count(), WAIT).toBe(1)
+      expect(await blobSource(video)).toMatch(/^blob:/)
+      expect(await video.getAttribute('controls')).not.toBeNull()
+
+      await table.getByRole('button', { name: 'tune.ogg', exact: true }).click()
+      const audio = page.getByRole('region', { name: 'Preview of tune.ogg' }).locator('audio')
+      await expect.poll(() => audio.count(), WAIT).toBe(1)
+      expect(await blobSource(audio)).toMatch(/^blob:/)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'previews only the first MiB of a large text file, and says so',
+    async () => {
+      const { page, problems } = await openAt('/big')
+      await page.getByRole('button', { name: 'large.log', exact: true }).click()
+      const region = page.getByRole('region', { name: 'Preview of large.log' })
+      await expect.poll(() => region.getByRole('note').count(), WAIT).toBe(1)
+      expect(await region.getByRole('note').textContent()).toMatch(/Only the first/)
+      expect(await region.locator('pre').evaluate((pre) => pre.textContent?.length)).toBe(
+        1024 * 1024,
+      )
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'works by keyboard: the forms take focus, Enter submits, Escape cancels; the dialog opens on Cancel',
+    async () => {
+      await put('/keys/k.txt', 'keyboard\n')
+      const { page, problems } = await openAt('/keys')
+      const focusedLabel = () =>
+        page.evaluate(() => document.activeElement?.closest('label')?.textContent?.trim())
+      const focusedName = () => page.evaluate(() => document.activeElement?.textContent?.trim())
+
+      await page.getByRole('button', { name: 'Rename k.txt' }).focus()
+      await page.keyboard.press('Enter')
+      await expect.poll(focusedLabel, WAIT).toBe('New path')
+      await page.keyboard.press('Escape')
+      await expect.poll(() => page.getByLabel('New path').count(), WAIT).toBe(0)
+
+      await page.getByRole('button', { name: 'Rename k.txt' }).focus()
+      await page.keyboard.press('Enter')
+      await expect.poll(focusedLabel, WAIT).toBe('New path')
+      await page.keyboard.type('typed.txt') // the name is selected: typing replaces it
+      await page.keyboard.press('Enter')
+      await expect.poll(() => rowsNamed(page, 'typed.txt'), WAIT).toBe(1)
+
+      await page.getByRole('button', { name: 'Delete typed.txt' }).focus()
+      await page.keyboard.press('Enter')
+      await expect.poll(focusedName, WAIT).toBe('Cancel')
+      await page.keyboard.press('Escape')
+      await expect.poll(() => page.getByRole('dialog').count(), WAIT).toBe(0)
+      expect(await get('/keys/typed.txt')).toEqual(Buffer.from('keyboard\n'))
       expect(problems).toEqual([])
       await page.close()
     },
