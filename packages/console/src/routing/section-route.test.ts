@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECTIONS, sectionFromHash } from './section-route'
+import { SECTIONS, sectionFromHash, visibleSection } from './section-route'
 
 describe('section route', () => {
   it('gives every hash under #/files to Files, whatever follows', () => {
@@ -19,5 +19,13 @@ describe('section route', () => {
 
   it('links every section to a hash that reads back to it', () => {
     for (const section of SECTIONS) expect(sectionFromHash(section.hash)).toBe(section.id)
+  })
+
+  it('reads Identity and System, and shows them to root alone', () => {
+    expect(sectionFromHash('#/identity')).toBe('identity')
+    expect(sectionFromHash('#/system/tasks')).toBe('system')
+    expect(visibleSection('identity', true)).toBe('identity')
+    expect(visibleSection('system', false)).toBe('files')
+    expect(visibleSection('versions', false)).toBe('versions')
   })
 })

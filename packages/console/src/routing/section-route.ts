@@ -1,7 +1,12 @@
-/** The console's top-level sections, in the order the top bar shows them. */
+/**
+ * The console's top-level sections, in the order the top bar shows them. `rootOnly` ones are
+ * shown to root alone (the server refuses their calls to anyone else anyway).
+ */
 export const SECTIONS = [
-  { id: 'files', label: 'Files', hash: '#/files/' },
-  { id: 'versions', label: 'Versions', hash: '#/versions' },
+  { id: 'files', label: 'Files', hash: '#/files/', rootOnly: false },
+  { id: 'versions', label: 'Versions', hash: '#/versions', rootOnly: false },
+  { id: 'identity', label: 'Identity', hash: '#/identity', rootOnly: true },
+  { id: 'system', label: 'System', hash: '#/system', rootOnly: true },
 ] as const
 
 /** One section of the console. */
@@ -15,4 +20,10 @@ export type Section = (typeof SECTIONS)[number]['id']
 export function sectionFromHash(hash: string): Section {
   const first = hash.replace(/^#?\/?/, '').split(/[/?]/, 1)[0]
   return SECTIONS.find((section) => section.id === first)?.id ?? 'files'
+}
+
+/** The section to show: a root-only one is Files for anyone but root. */
+export function visibleSection(section: Section, root: boolean): Section {
+  const known = SECTIONS.find((candidate) => candidate.id === section)
+  return known === undefined || (known.rootOnly && !root) ? 'files' : section
 }
