@@ -194,4 +194,44 @@ describe('the console’s Identity section in headless Chromium', () => {
     },
     TIMEOUT_MS,
   )
+  it(
+    'creates a group with its query, edits it, and deletes it after a confirm',
+    async () => {
+      const { page, problems } = await openIdentity()
+      const form = page.getByRole('form', { name: 'Create a group' })
+      await form.getByLabel('Name').fill('staff')
+      await form.getByLabel('Allow (path glob)').fill('/team/**')
+      await form.getByLabel('Query field').fill('tags')
+      await form.getByLabel('Query operator').fill('has')
+      await form.getByLabel('Query value').fill('staff')
+      await form.getByRole('button', { name: 'Create group' }).click()
+      const groups = page.getByRole('table', { name: 'Groups' })
+      await expect
+        .poll(() => groups.getByRole('row', { name: /staff/ }).count(), { timeout: 15_000 })
+        .toBe(1)
+      expect(await groups.getByRole('row', { name: /staff/ }).textContent()).toContain(
+        'tags has staff',
+      )
+
+      await groups.getByRole('button', { name: 'Edit staff' }).click()
+      const edit = page.getByRole('form', { name: 'Edit group staff' })
+      await edit.getByLabel('Query value').fill('staff,ops')
+      await edit.getByLabel('Query operator').fill('has_any')
+      await edit.getByRole('button', { name: 'Save group' }).click()
+      await expect.poll(() => edit.count(), { timeout: 15_000 }).toBe(0)
+      await expect
+        .poll(() => groups.getByRole('row', { name: /staff/ }).textContent(), { timeout: 15_000 })
+        .toContain('tags has_any staff,ops')
+
+      await groups.getByRole('button', { name: 'Delete staff' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Delete group staff?' })
+      await dialog.getByRole('button', { name: 'Delete', exact: true }).click()
+      await expect.poll(() => page.getByText('No groups yet.').count(), { timeout: 15_000 }).toBe(1)
+      const listed = (await api('GET', '/system/groups')) as { items: unknown[] }
+      expect(listed.items).toEqual([])
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
 })
