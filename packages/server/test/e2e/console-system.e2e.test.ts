@@ -1,0 +1,196 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
+import { createLogger } from '../../src/logger'
+import { startServer } from '../../src/start-server'
+import type { RunningServer } from '../../src/start-server'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// The repository's one Chromium launcher, shared by the browser tests of two packages.
+// eslint-disable-next-line import-x/no-relative-packages
+import { launchChromium } from '../../../../scripts/launch-chromium'
+
+const TIMEOUT_MS = 60_000
+const POLL = { timeout: 20_000 }
+
+let dataDir: string
+let server: RunningServer
+let rootKey: string
+let browser: Browser
+
+/** Stores `text` at `path` through the API, as root. */
+async function put(path: string, text: string): Promise<void> {
+  const res = await fetch(`${server.url}/files${path}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'text/plain' },
+    body: text,
+  })
+  expect(res.status).toBeLessThan(300)
+}
+
+/** The System screen of a signed-in root, with every CSP violation and page error collected. */
+async function openSystem(): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage()
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
+  await page.goto(`${server.url}/`)
+  await page.getByLabel('API key').fill(rootKey)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'System' })
+    .click()
+  await expect
+    .poll(() => page.getByRole('heading', { name: 'System', level: 1 }).count(), POLL)
+    .toBe(1)
+  return { page, problems }
+}
+
+/** How many samples a chart's accessible description says it holds. */
+async function chartSamples(page: Page, title: string): Promise<number> {
+  const label = await page
+    .getByRole('img', { name: new RegExp(`^${title}:`) })
+    .getAttribute('aria-label')
+  return Number(/: (\d+) samples/.exec(label ?? '')?.[1] ?? -1)
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-system-e2e-'))
+  server = await startServer(
+    // A short metrics interval, so the live charts fill within the test.
+    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir, metricsIntervalMs: 200 },
+    { logger: createLogger({ level: 'silent' }) },
+  )
+  rootKey = server.rootApiKey as string
+  await put('/docs/a.txt', 'first\n')
+  await put('/docs/b.txt', 'second\n')
+  // A file replaced, so the old content is garbage for GC.
+  await put('/docs/b.txt', 'second, replaced\n')
+  browser = await launchChromium()
+}, TIMEOUT_MS)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await rm(dataDir, { recursive: true, force: true })
+}, TIMEOUT_MS)
+
+describe('the System section of the console in headless Chromium', () => {
+  it(
+    'shows the stats in groups and live charts fed by metrics events, within the CSP',
+    async () => {
+      const { page, problems } = await openSystem()
+      const counts = page.getByRole('region', { name: 'Counts' })
+      await expect.poll(() => counts.textContent(), POLL).toMatch(/Files\s*2\s*Directories/)
+      for (const group of [
+        'Database',
+        'Sizes and dedup',
+        'Throughput (1 min)',
+        'Latency',
+        'Health',
+      ]) {
+        expect(await page.getByRole('region', { name: group }).count()).toBe(1)
+      }
+      expect(await page.getByRole('table', { name: 'Latency' }).getByRole('row').count()).toBe(5)
+
+      // Points arrive with each metrics event (every 200 ms here), latency after each stats read.
+      await expect.poll(() => chartSamples(page, 'Operations per second'), POLL).toBeGreaterThan(3)
+      await expect.poll(() => chartSamples(page, 'Latency p95'), POLL).toBeGreaterThan(3)
+      const points = await page.locator('polyline.chart-line').first().getAttribute('points')
+      expect(points?.split(' ').length).toBeGreaterThan(3)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'runs a GC dry run, shows what it would free, collects as a task that finishes, and reindexes',
+    async () => {
+      const { page, problems } = await openSystem()
+      await page.getByRole('button', { name: 'Run GC' }).click()
+      const dry = page.getByLabel('GC dry run')
+      await expect.poll(() => dry.textContent(), POLL).toMatch(/Would free.+Garbage entries\d+/)
+
+      await page.getByRole('button', { name: 'Collect' }).click()
+      const started = page.getByRole('status').filter({ hasText: /GC task \S+ started/ })
+      await expect.poll(() => started.count(), POLL).toBe(1)
+      const id = /GC task (\S+) started/.exec((await started.textContent()) ?? '')?.[1] as string
+      const tasks = page.getByRole('table', { name: 'Tasks' })
+      const row = tasks.getByRole('row').filter({ hasText: id })
+      // The list polls while the task runs, so its end shows without a reload.
+      await expect.poll(() => row.textContent(), POLL).toMatch(/gc\s*completed\s*100 %/)
+      expect(await row.getByRole('button', { name: `Cancel ${id}` }).count()).toBe(0)
+
+      await page.getByLabel('Reindex path').fill('/docs')
+      await page.getByRole('button', { name: 'Reindex' }).click()
+      const reindex = page.getByRole('status').filter({ hasText: /Reindex task \S+ started/ })
+      await expect.poll(() => reindex.count(), POLL).toBe(1)
+      await expect
+        .poll(
+          () =>
+            tasks
+              .getByRole('row')
+              .filter({ hasText: /reindex/ })
+              .textContent(),
+          POLL,
+        )
+        // No index is configured under /docs: the task fails, and its row says why.
+        .toMatch(/reindex\s*failed: \/docs has no index configuration/)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'logs events newest first, filtered by type and path prefix, and holds them while paused',
+    async () => {
+      const { page, problems } = await openSystem()
+      await page.getByLabel('Event type').selectOption('entries_created')
+      await page.getByLabel('Path prefix').fill('/logged/')
+      await page.getByLabel('Path prefix').press('Enter')
+      const log = page.getByRole('table', { name: 'Events' })
+
+      // The stream opens asynchronously: write until a file's event shows.
+      let n = 0
+      await expect
+        .poll(async () => {
+          await put(`/logged/f${n++}.txt`, 'x')
+          await put(`/elsewhere/f${n}.txt`, 'x')
+          return log.getByRole('row').filter({ hasText: '/logged/' }).count()
+        }, POLL)
+        .toBeGreaterThan(0)
+      const rows = await log.getByRole('row').allTextContents()
+      expect(rows.some((row) => row.includes('/elsewhere/'))).toBe(false)
+      expect(rows.some((row) => row.includes('metrics'))).toBe(false)
+
+      await page.getByRole('button', { name: 'Pause' }).click()
+      const before = await log.getByRole('row').count()
+      await put('/logged/while-paused.txt', 'x')
+      await expect
+        .poll(
+          () =>
+            page
+              .getByRole('status')
+              .filter({ hasText: /new events held/ })
+              .textContent(),
+          POLL,
+        )
+        .toMatch(/^[1-9]\d* new events held/)
+      expect(await log.getByText('/logged/while-paused.txt').count()).toBe(0)
+      await page.getByRole('button', { name: 'Resume' }).click()
+      await expect.poll(() => log.getByText('/logged/while-paused.txt').count(), POLL).toBe(1)
+      expect(await log.getByRole('row').count()).toBeGreaterThan(before)
+      // Newest first: the file written last is in the first body row.
+      expect(await log.getByRole('row').nth(1).textContent()).toContain('/logged/while-paused.txt')
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+})
