@@ -234,4 +234,70 @@ describe('the console’s Identity section in headless Chromium', () => {
     },
     TIMEOUT_MS,
   )
+  it(
+    'shares a path with a user and unshares it after a confirm',
+    async () => {
+      const user = (await api('POST', '/system/users', { username: 'sharee' })) as {
+        user_id: string
+      }
+      const { page, problems } = await openIdentity()
+      const form = page.getByRole('form', { name: 'Share a path' })
+      await form.getByLabel('Path').fill('/docs')
+      await form.getByLabel('Share with').selectOption({ label: 'user sharee' })
+      await form.getByLabel('Permissions').fill('-r--l---')
+      await form.getByRole('button', { name: 'Share', exact: true }).click()
+      const shares = page.getByRole('table', { name: 'Shares' })
+      const row = shares.getByRole('row', { name: /user sharee/ })
+      await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1)
+      expect(await row.textContent()).toContain('-r--l---')
+      const granted = (await api('GET', '/files/shares?path=/docs')) as {
+        items: { user_id?: string }[]
+      }
+      expect(granted.items.some((item) => item.user_id === user.user_id)).toBe(true)
+
+      await row.getByRole('button', { name: 'Unshare /docs from user sharee' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Unshare /docs from user sharee?' })
+      await dialog.getByRole('button', { name: 'Unshare', exact: true }).click()
+      await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0)
+      const left = (await api('GET', '/files/shares?path=/docs')) as {
+        items: { user_id?: string }[]
+      }
+      expect(left.items.some((item) => item.user_id === user.user_id)).toBe(false)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'creates a share link shown once, which reads its path only, and revokes it',
+    async () => {
+      const { page, problems } = await openIdentity()
+      const form = page.getByRole('form', { name: 'Create a share link' })
+      await form.getByLabel('Path').fill('/docs')
+      await form.getByLabel('Permissions').fill('-r--l---')
+      await form.getByRole('button', { name: 'Create link' }).click()
+      const field = page.getByLabel('New share link')
+      await expect.poll(() => field.count(), { timeout: 15_000 }).toBe(1)
+      // Without a public URL configured, the server gives the link's key (a bearer credential).
+      const key = await field.inputValue()
+      expect(key).toMatch(/^svc_/)
+      expect(await readStatus('/docs/readme.txt', key)).toBe(200)
+      expect(await readStatus('/top.txt', key)).toBe(404)
+
+      const links = page.getByRole('table', { name: 'Share links' })
+      const revoke = links.getByRole('button', { name: 'Revoke link to /docs' })
+      await expect.poll(() => revoke.count(), { timeout: 15_000 }).toBe(1)
+      await revoke.click()
+      const dialog = page.getByRole('dialog', { name: 'Revoke the link to /docs?' })
+      await dialog.getByRole('button', { name: 'Revoke', exact: true }).click()
+      await expect
+        .poll(() => page.getByText('No share links.').count(), { timeout: 15_000 })
+        .toBe(1)
+      expect(await readStatus('/docs/readme.txt', key)).toBe(401)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
 })
