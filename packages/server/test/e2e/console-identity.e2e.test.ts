@@ -77,7 +77,7 @@ async function api(method: string, path: string, body?: unknown): Promise<unknow
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   })
   expect(res.status).toBeLessThan(300)
   return res.json()
@@ -223,9 +223,20 @@ describe('the console’s Identity section in headless Chromium', () => {
         .poll(() => groups.getByRole('row', { name: /staff/ }).textContent(), { timeout: 15_000 })
         .toContain('tags has_any staff,ops')
 
-      await groups.getByRole('button', { name: 'Delete staff' }).click()
+      // By keyboard: Escape leaves the group alone; Cancel holds the focus, Tab reaches Delete.
+      const remove = groups.getByRole('button', { name: 'Delete staff' })
       const dialog = page.getByRole('dialog', { name: 'Delete group staff?' })
-      await dialog.getByRole('button', { name: 'Delete', exact: true }).click()
+      await remove.focus()
+      await page.keyboard.press('Enter')
+      await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(1)
+      await page.keyboard.press('Escape')
+      await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(0)
+      expect(await groups.getByRole('row', { name: /staff/ }).count()).toBe(1)
+      await remove.focus()
+      await page.keyboard.press('Enter')
+      await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(1)
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Enter')
       await expect.poll(() => page.getByText('No groups yet.').count(), { timeout: 15_000 }).toBe(1)
       const listed = (await api('GET', '/system/groups')) as { items: unknown[] }
       expect(listed.items).toEqual([])
