@@ -30,8 +30,11 @@ async function put(path: string, text: string): Promise<void> {
 }
 
 /** The System screen of a signed-in root, with every CSP violation and page error collected. */
-async function openSystem(): Promise<{ page: Page; problems: string[] }> {
+async function openSystem(
+  prepare?: (page: Page) => Promise<void>,
+): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage()
+  await prepare?.(page)
   const problems: string[] = []
   page.on('console', (message) => {
     // Answers the screens expect and show (no email settings yet: 404; a refused cron
@@ -146,6 +149,60 @@ describe('the System section of the console in headless Chromium', () => {
         )
         // No index is configured under /docs: the task fails, and its row says why.
         .toMatch(/reindex\s*failed: \/docs has no index configuration/)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'shows a running task with its progress and ETA, and cancels it',
+    async () => {
+      const res = await fetch(`${server.url}/system/tasks/gc`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ dry_run: true }),
+      })
+      const { id } = (await res.json()) as { id: string }
+      // A real task ends too fast to be caught running: the list the browser reads shows it
+      // running until it is cancelled; the cancel itself goes to the real server, which moves
+      // a task in any state to cancelled.
+      let cancelled = false
+      const { page, problems } = await openSystem(async (page) => {
+        await page.route(/\/system\/tasks$/, async (route) => {
+          const response = await route.fetch()
+          const body = (await response.json()) as { items: Record<string, unknown>[] }
+          if (!cancelled) {
+            body.items = body.items.map((task) =>
+              task.id === id
+                ? { ...task, status: 'running', progress: 0.42, eta_ms: 65_000 }
+                : task,
+            )
+          }
+          await route.fulfill({ response, json: body })
+        })
+        page.on('request', (request) => {
+          if (request.method() === 'DELETE' && request.url().endsWith(`/system/tasks/${id}`)) {
+            cancelled = true
+          }
+        })
+      })
+      const row = page
+        .getByRole('table', { name: 'Tasks' })
+        .getByRole('row')
+        .filter({ hasText: id })
+      await expect.poll(() => row.textContent(), POLL).toMatch(/running\s*42 %\s*1 min 5 s/)
+      expect(
+        await row.getByRole('progressbar', { name: `Progress of ${id}` }).getAttribute('value'),
+      ).toBe('42')
+      await row.getByRole('button', { name: `Cancel ${id}` }).click()
+      await expect.poll(() => row.textContent(), POLL).toMatch(/cancelled/)
+      expect(
+        await page
+          .getByRole('status')
+          .filter({ hasText: `Task ${id} cancelled` })
+          .count(),
+      ).toBe(1)
       expect(problems).toEqual([])
       await page.close()
     },
