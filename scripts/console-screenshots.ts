@@ -13,7 +13,7 @@ import { launchChromium } from './launch-chromium'
 const out = join(import.meta.dirname, '..', 'packages', 'console', 'docs')
 const dataDir = await mkdtemp(join(tmpdir(), 'svcdb-screenshots-'))
 const server = await startServer(
-  { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir },
+  { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir, metricsIntervalMs: 250 },
   { logger: createLogger({ level: 'silent' }) },
 )
 const key = server.rootApiKey as string
@@ -53,12 +53,16 @@ try {
   await page.getByRole('button', { name: 'README.md', exact: true }).click()
   await page.getByRole('region', { name: 'Preview of README.md' }).waitFor()
   await page.screenshot({ path: join(out, 'preview.png'), fullPage: true })
-  const versions = page.getByRole('link', { name: 'Versions' })
-  if ((await versions.count()) > 0) {
-    await versions.click()
-    await page.getByText('first').first().waitFor()
-    await page.screenshot({ path: join(out, 'versions.png') })
-  }
+  await page.getByRole('link', { name: 'Versions' }).click()
+  await page.getByText('first').first().waitFor()
+  await page.screenshot({ path: join(out, 'versions.png') })
+  await page.getByRole('link', { name: 'Identity' }).click()
+  await page.getByRole('heading', { name: 'Identity', level: 1 }).waitFor()
+  await page.screenshot({ path: join(out, 'identity.png') })
+  await page.getByRole('link', { name: 'System' }).click()
+  await page.getByRole('heading', { name: 'System', level: 1 }).waitFor()
+  await page.waitForTimeout(1500) // a few metrics events, so the charts show a line
+  await page.screenshot({ path: join(out, 'system.png') })
 } finally {
   await browser.close()
   await server.close()
