@@ -1,76 +1,25 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
-import { createLogger } from '../../src/logger'
-import { startServer } from '../../src/start-server'
-import type { RunningServer } from '../../src/start-server'
-import type { Browser, Page } from 'playwright-core'
+import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// The repository's one Chromium launcher, shared by the browser tests of two packages.
-// eslint-disable-next-line import-x/no-relative-packages
-import { launchChromium } from '../../../../scripts/launch-chromium'
+import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
+import type { ConsoleHarness } from './console-harness'
 
-const TIMEOUT_MS = 60_000
-
-let dataDir: string
-let server: RunningServer
-let rootKey: string
-let browser: Browser
-
-/** Stores `text` at `path` through the API, as root. */
-async function put(path: string, text: string): Promise<void> {
-  const res = await fetch(`${server.url}/files${path}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'text/plain' },
-    body: text,
-  })
-  expect(res.status).toBeLessThan(300)
-}
-
-/** A page of the console with every CSP violation and page error it reports collected. */
-async function openConsole(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ acceptDownloads: true })
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
-  await page.goto(`${server.url}/`)
-  return { page, problems }
-}
-
-async function signIn(page: Page, key: string): Promise<void> {
-  await page.getByLabel('API key').fill(key)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-}
+let harness: ConsoleHarness
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-e2e-'))
-  server = await startServer(
-    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir },
-    { logger: createLogger({ level: 'silent' }) },
-  )
-  rootKey = server.rootApiKey as string
-  await put('/docs/readme.txt', 'read me first\n')
-  await put('/docs/sub/deep.txt', 'deep down\n')
-  await put('/top.txt', 'at the top\n')
-  browser = await launchChromium()
+  harness = await startConsoleHarness()
+  await harness.put('/docs/readme.txt', 'read me first\n')
+  await harness.put('/docs/sub/deep.txt', 'deep down\n')
+  await harness.put('/top.txt', 'at the top\n')
 }, TIMEOUT_MS)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await rm(dataDir, { recursive: true, force: true })
-}, TIMEOUT_MS)
+afterAll(() => harness?.close(), TIMEOUT_MS)
 
 describe('the console in headless Chromium, served by the built server', () => {
   it(
     'signs in with an API key, browses directories by name and breadcrumbs, downloads a file byte for byte',
     async () => {
-      const { page, problems } = await openConsole()
+      const { page, problems } = await harness.open()
       expect(new URL(page.url()).pathname).toBe('/console/')
-      await signIn(page, rootKey)
 
       const table = page.getByRole('table')
       await expect.poll(() => table.getByRole('row').count(), { timeout: 15_000 }).toBe(1 + 2) // the header, docs/ and top.txt
@@ -94,7 +43,7 @@ describe('the console in headless Chromium, served by the built server', () => {
       const stored = await page.evaluate(() =>
         JSON.stringify({ ...sessionStorage, ...localStorage }),
       )
-      expect(stored).not.toContain(rootKey)
+      expect(stored).not.toContain(harness.rootKey)
       expect(problems).toEqual([])
       await page.close()
     },
@@ -104,8 +53,7 @@ describe('the console in headless Chromium, served by the built server', () => {
   it(
     'stays signed in across a reload of the tab, and signs out',
     async () => {
-      const { page, problems } = await openConsole()
-      await signIn(page, rootKey)
+      const { page, problems } = await harness.open()
       await expect.poll(() => page.getByText('top.txt').count(), { timeout: 15_000 }).toBe(1)
       await page.reload()
       await expect.poll(() => page.getByText('top.txt').count(), { timeout: 15_000 }).toBe(1)
@@ -121,8 +69,7 @@ describe('the console in headless Chromium, served by the built server', () => {
   it(
     'shows the server’s refusal of a wrong key and stays on sign in',
     async () => {
-      const { page } = await openConsole()
-      await signIn(page, 'svc_not-a-real-key')
+      const { page } = await harness.open({ key: 'svc_not-a-real-key' })
       const alert = page.getByRole('alert')
       await expect.poll(() => alert.count(), { timeout: 15_000 }).toBe(1)
       expect((await alert.textContent())?.length).toBeGreaterThan(0)

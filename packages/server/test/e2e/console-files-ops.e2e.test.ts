@@ -1,18 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
-import { createLogger } from '../../src/logger'
-import { startServer } from '../../src/start-server'
-import type { RunningServer } from '../../src/start-server'
-import type { Browser, Page } from 'playwright-core'
+import { readFile } from 'node:fs/promises'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// The repository's one Chromium launcher, shared by the browser tests of two packages.
-// eslint-disable-next-line import-x/no-relative-packages
-import { launchChromium } from '../../../../scripts/launch-chromium'
+import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
+import type { ConsoleHarness, OpenedConsole } from './console-harness'
 
-const TIMEOUT_MS = 60_000
 const WAIT = { timeout: 15_000 }
 
 /** A 1×1 PNG, written by the test so the preview has a real image to decode. */
@@ -29,47 +21,22 @@ const MINIMAL_PDF = Buffer.from(
     'trailer<</Root 1 0 R>>\n%%EOF\n',
 )
 
-let dataDir: string
-let server: RunningServer
-let rootKey: string
-let browser: Browser
-
-/** Stores `body` at `path` through the API, as root. */
-async function put(
-  path: string,
-  body: string | Uint8Array,
-  contentType = 'text/plain',
-): Promise<void> {
-  const res = await fetch(`${server.url}/files${path}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${rootKey}`, 'content-type': contentType },
-    body: typeof body === 'string' ? body : new Uint8Array(body),
-  })
-  expect(res.status).toBeLessThan(300)
-}
+let harness: ConsoleHarness
 
 /** The bytes at `path` through the API, or the status when there are none. */
 async function get(path: string): Promise<Buffer | number> {
-  const res = await fetch(`${server.url}/files${path}`, {
-    headers: { authorization: `Bearer ${rootKey}` },
+  const res = await fetch(`${harness.url}/files${path}`, {
+    headers: { authorization: `Bearer ${harness.rootKey}` },
   })
   if (res.status !== 200) return res.status
   return Buffer.from(await res.arrayBuffer())
 }
 
 /** A signed-in page of the console showing the directory `dir`, with every page error collected. */
-async function openAt(dir: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ acceptDownloads: true })
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
-  await page.goto(`${server.url}/console/#/files${dir}`)
-  await page.getByLabel('API key').fill(rootKey)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
-  return { page, problems }
+async function openAt(dir: string): Promise<OpenedConsole> {
+  const opened = await harness.open({ hash: `#/files${dir}` })
+  await expect.poll(() => opened.page.getByRole('table').count(), WAIT).toBe(1)
+  return opened
 }
 
 /** How many rows of the listing are named `name`. */
@@ -78,35 +45,25 @@ function rowsNamed(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-ops-e2e-'))
-  server = await startServer(
-    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir },
-    { logger: createLogger({ level: 'silent' }) },
-  )
-  rootKey = server.rootApiKey as string
-  await put('/up/seed.txt', 'seed\n')
-  await put('/ops/a.txt', 'file a\n')
-  await put('/ops/c.txt', 'file c\n')
-  await put('/pv/notes.txt', 'plain <b>notes</b>\n')
-  await put('/pv/data.json', '{"a":[1,2],"b":{"c":"d"}}', 'application/json')
-  await put('/pv/pixel.png', PIXEL_PNG, 'image/png')
-  await put(
+  harness = await startConsoleHarness()
+  await harness.put('/up/seed.txt', 'seed\n')
+  await harness.put('/ops/a.txt', 'file a\n')
+  await harness.put('/ops/c.txt', 'file c\n')
+  await harness.put('/pv/notes.txt', 'plain <b>notes</b>\n')
+  await harness.put('/pv/data.json', '{"a":[1,2],"b":{"c":"d"}}', 'application/json')
+  await harness.put('/pv/pixel.png', PIXEL_PNG, 'image/png')
+  await harness.put(
     '/pv/readme.md',
     '# Hello\n\nSome **bold** text <script>window.pwned = 1</script> and [a trap](javascript:alert(1)).\n',
     'text/markdown',
   )
-  await put('/big/large.log', 'x'.repeat(1024 * 1024 + 100 * 1024))
-  await put('/media/doc.pdf', MINIMAL_PDF, 'application/pdf')
-  await put('/media/clip.webm', Buffer.from('not really a video'), 'video/webm')
-  await put('/media/tune.ogg', Buffer.from('not really a tune'), 'audio/ogg')
-  browser = await launchChromium()
+  await harness.put('/big/large.log', 'x'.repeat(1024 * 1024 + 100 * 1024))
+  await harness.put('/media/doc.pdf', MINIMAL_PDF, 'application/pdf')
+  await harness.put('/media/clip.webm', Buffer.from('not really a video'), 'video/webm')
+  await harness.put('/media/tune.ogg', Buffer.from('not really a tune'), 'audio/ogg')
 }, TIMEOUT_MS)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await rm(dataDir, { recursive: true, force: true })
-}, TIMEOUT_MS)
+afterAll(() => harness?.close(), TIMEOUT_MS)
 
 describe('the console’s file operations in headless Chromium', () => {
   it(
@@ -176,8 +133,8 @@ describe('the console’s file operations in headless Chromium', () => {
         )
         .toBe(1)
       expect(await page.getByLabel('Directory name').count()).toBe(0)
-      const listed = await fetch(`${server.url}/files/ops/made/`, {
-        headers: { authorization: `Bearer ${rootKey}` },
+      const listed = await fetch(`${harness.url}/files/ops/made/`, {
+        headers: { authorization: `Bearer ${harness.rootKey}` },
       })
       expect(listed.status).toBe(200)
       expect(problems).toEqual([])
@@ -189,7 +146,7 @@ describe('the console’s file operations in headless Chromium', () => {
   it(
     'renames a file to a new path, and shows the server’s refusal of a move into a file',
     async () => {
-      await put('/ops/r.txt', 'to rename\n')
+      await harness.put('/ops/r.txt', 'to rename\n')
       const { page, problems } = await openAt('/ops')
       await page.getByRole('button', { name: 'Rename r.txt' }).click()
       const field = page.getByLabel('New path')
@@ -216,7 +173,7 @@ describe('the console’s file operations in headless Chromium', () => {
   it(
     'copies a file into another directory',
     async () => {
-      await put('/ops/into/keep.txt', 'kept\n')
+      await harness.put('/ops/into/keep.txt', 'kept\n')
       const { page, problems } = await openAt('/ops')
       await page.getByRole('button', { name: 'Copy c.txt' }).click()
       await page.getByLabel('Copy to').fill('into')
@@ -235,7 +192,7 @@ describe('the console’s file operations in headless Chromium', () => {
   it(
     'deletes only after confirmation in a modal dialog, and not when cancelled',
     async () => {
-      await put('/ops/doomed.txt', 'bye\n')
+      await harness.put('/ops/doomed.txt', 'bye\n')
       const { page, problems } = await openAt('/ops')
       await page.getByRole('button', { name: 'Delete doomed.txt' }).click()
       const dialog = page.getByRole('dialog')
@@ -308,11 +265,11 @@ describe('the console’s file operations in headless Chromium', () => {
   it(
     'shows a file’s history and restores an earlier version; shows a symlink as such',
     async () => {
-      await put('/hist/h.txt', 'first\n')
-      await put('/hist/h.txt', 'second\n')
-      const link = await fetch(`${server.url}/links/hist/link.txt`, {
+      await harness.put('/hist/h.txt', 'first\n')
+      await harness.put('/hist/h.txt', 'second\n')
+      const link = await fetch(`${harness.url}/links/hist/link.txt`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${harness.rootKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ target: '/hist/h.txt' }),
       })
       expect(link.status).toBeLessThan(300)
@@ -398,7 +355,7 @@ describe('the console’s file operations in headless Chromium', () => {
   it(
     'works by keyboard: the forms take focus, Enter submits, Escape cancels; the dialog opens on Cancel',
     async () => {
-      await put('/keys/k.txt', 'keyboard\n')
+      await harness.put('/keys/k.txt', 'keyboard\n')
       const { page, problems } = await openAt('/keys')
       const focusedLabel = () =>
         page.evaluate(() => document.activeElement?.closest('label')?.textContent?.trim())

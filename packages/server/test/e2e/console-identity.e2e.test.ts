@@ -1,71 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
-import { createLogger } from '../../src/logger'
-import { startServer } from '../../src/start-server'
-import type { RunningServer } from '../../src/start-server'
-import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// The repository's one Chromium launcher, shared by the browser tests of two packages.
-// eslint-disable-next-line import-x/no-relative-packages
-import { launchChromium } from '../../../../scripts/launch-chromium'
+import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
+import type { ConsoleHarness, OpenedConsole } from './console-harness'
 
-const TIMEOUT_MS = 60_000
-
-let dataDir: string
-let server: RunningServer
-let rootKey: string
-let browser: Browser
-
-/** Stores `text` at `path` through the API, as root. */
-async function put(path: string, text: string): Promise<void> {
-  const res = await fetch(`${server.url}/files${path}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'text/plain' },
-    body: text,
-  })
-  expect(res.status).toBeLessThan(300)
-}
-
-/** A page of the console with every CSP violation and page error it reports collected. */
-async function openConsole(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ acceptDownloads: true })
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
-  await page.goto(`${server.url}/`)
-  return { page, problems }
-}
-
-async function signIn(page: Page, key: string): Promise<void> {
-  await page.getByLabel('API key').fill(key)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-}
+let harness: ConsoleHarness
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-identity-e2e-'))
-  server = await startServer(
-    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir },
-    { logger: createLogger({ level: 'silent' }) },
-  )
-  rootKey = server.rootApiKey as string
-  await put('/docs/readme.txt', 'read me first\n')
-  await put('/top.txt', 'at the top\n')
-  browser = await launchChromium()
+  harness = await startConsoleHarness()
+  await harness.put('/docs/readme.txt', 'read me first\n')
+  await harness.put('/top.txt', 'at the top\n')
 }, TIMEOUT_MS)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await rm(dataDir, { recursive: true, force: true })
-}, TIMEOUT_MS)
+afterAll(() => harness?.close(), TIMEOUT_MS)
 
 /** The status of reading `path` with `key`. */
 async function readStatus(path: string, key: string): Promise<number> {
-  const res = await fetch(`${server.url}/files${path}`, {
+  const res = await fetch(`${harness.url}/files${path}`, {
     headers: { authorization: `Bearer ${key}` },
   })
   await res.arrayBuffer()
@@ -74,23 +23,16 @@ async function readStatus(path: string, key: string): Promise<number> {
 
 /** Root's API call (JSON in and out). */
 async function api(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  })
-  expect(res.status).toBeLessThan(300)
-  return res.json()
+  return (await harness.api(method, path, body)).json()
 }
 
 /** The console signed in as root, on the Identity screen. */
-async function openIdentity(): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openConsole()
-  await signIn(opened.page, rootKey)
+async function openIdentity(): Promise<OpenedConsole> {
+  const opened = await harness.open()
   await expect
     .poll(() => opened.page.getByRole('button', { name: 'Sign out' }).count(), { timeout: 15_000 })
     .toBe(1)
-  await opened.page.goto(`${server.url}/console/#/identity`)
+  await opened.page.goto(`${harness.url}/console/#/identity`)
   await expect
     .poll(() => opened.page.getByRole('heading', { name: 'Identity' }).count(), { timeout: 15_000 })
     .toBe(1)

@@ -1,53 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
-import { createLogger } from '../../src/logger'
-import { startServer } from '../../src/start-server'
-import type { RunningServer } from '../../src/start-server'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// The repository's one Chromium launcher, shared by the browser tests of two packages.
-// eslint-disable-next-line import-x/no-relative-packages
-import { launchChromium } from '../../../../scripts/launch-chromium'
+import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
+import type { ConsoleHarness, OpenedConsole } from './console-harness'
 
-const TIMEOUT_MS = 60_000
 const POLL = { timeout: 20_000 }
 
-let dataDir: string
-let server: RunningServer
-let rootKey: string
-let browser: Browser
-
-/** Stores `text` at `path` through the API, as root. */
-async function put(path: string, text: string): Promise<void> {
-  const res = await fetch(`${server.url}/files${path}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'text/plain' },
-    body: text,
-  })
-  expect(res.status).toBeLessThan(300)
-}
+let harness: ConsoleHarness
 
 /** The System screen of a signed-in root, with every CSP violation and page error collected. */
-async function openSystem(
-  prepare?: (page: Page) => Promise<void>,
-): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage()
-  await prepare?.(page)
-  const problems: string[] = []
-  page.on('console', (message) => {
-    // Answers the screens expect and show (no email settings yet: 404; a refused cron
-    // expression: 400) are logged by Chromium as failed loads; CSP violations are not those.
-    const text = message.text()
-    if (message.type() === 'error' && !text.startsWith('Failed to load resource')) {
-      problems.push(text)
-    }
-  })
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
-  await page.goto(`${server.url}/`)
-  await page.getByLabel('API key').fill(rootKey)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+async function openSystem(prepare?: (page: Page) => Promise<void>): Promise<OpenedConsole> {
+  // Answers the screens expect and show (no email settings yet: 404; a refused cron
+  // expression: 400) are logged by Chromium as failed loads; CSP violations are not those.
+  const opened = await harness.open({ ignoreFailedLoads: true, ...(prepare ? { prepare } : {}) })
+  const { page } = opened
   await page
     .getByRole('navigation', { name: 'Sections' })
     .getByRole('link', { name: 'System' })
@@ -55,7 +20,7 @@ async function openSystem(
   await expect
     .poll(() => page.getByRole('heading', { name: 'System', level: 1 }).count(), POLL)
     .toBe(1)
-  return { page, problems }
+  return opened
 }
 
 /** How many samples a chart's accessible description says it holds. */
@@ -67,25 +32,15 @@ async function chartSamples(page: Page, title: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-system-e2e-'))
-  server = await startServer(
-    // A short metrics interval, so the live charts fill within the test.
-    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir, metricsIntervalMs: 200 },
-    { logger: createLogger({ level: 'silent' }) },
-  )
-  rootKey = server.rootApiKey as string
-  await put('/docs/a.txt', 'first\n')
-  await put('/docs/b.txt', 'second\n')
+  // A short metrics interval, so the live charts fill within the test.
+  harness = await startConsoleHarness({ metricsIntervalMs: 200 })
+  await harness.put('/docs/a.txt', 'first\n')
+  await harness.put('/docs/b.txt', 'second\n')
   // A file replaced, so the old content is garbage for GC.
-  await put('/docs/b.txt', 'second, replaced\n')
-  browser = await launchChromium()
+  await harness.put('/docs/b.txt', 'second, replaced\n')
 }, TIMEOUT_MS)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await rm(dataDir, { recursive: true, force: true })
-}, TIMEOUT_MS)
+afterAll(() => harness?.close(), TIMEOUT_MS)
 
 describe('the System section of the console in headless Chromium', () => {
   it(
@@ -158,11 +113,7 @@ describe('the System section of the console in headless Chromium', () => {
   it(
     'shows a running task with its progress and ETA, and cancels it',
     async () => {
-      const res = await fetch(`${server.url}/system/tasks/gc`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${rootKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ dry_run: true }),
-      })
+      const res = await harness.api('POST', '/system/tasks/gc', { dry_run: true })
       const { id } = (await res.json()) as { id: string }
       // A real task ends too fast to be caught running: the list the browser reads shows it
       // running until it is cancelled; the cancel itself goes to the real server, which moves
@@ -222,8 +173,8 @@ describe('the System section of the console in headless Chromium', () => {
       let n = 0
       await expect
         .poll(async () => {
-          await put(`/logged/f${n++}.txt`, 'x')
-          await put(`/elsewhere/f${n}.txt`, 'x')
+          await harness.put(`/logged/f${n++}.txt`, 'x')
+          await harness.put(`/elsewhere/f${n}.txt`, 'x')
           return log.getByRole('row').filter({ hasText: '/logged/' }).count()
         }, POLL)
         .toBeGreaterThan(0)
@@ -233,7 +184,7 @@ describe('the System section of the console in headless Chromium', () => {
 
       await page.getByRole('button', { name: 'Pause' }).click()
       const before = await log.getByRole('row').count()
-      await put('/logged/while-paused.txt', 'x')
+      await harness.put('/logged/while-paused.txt', 'x')
       await expect
         .poll(
           () =>

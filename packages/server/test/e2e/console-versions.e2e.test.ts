@@ -1,55 +1,20 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
-import { createLogger } from '../../src/logger'
-import { startServer } from '../../src/start-server'
-import type { RunningServer } from '../../src/start-server'
-import type { Browser, Locator, Page } from 'playwright-core'
+import { readFile } from 'node:fs/promises'
+import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// The repository's one Chromium launcher, shared by the browser tests of two packages.
-// eslint-disable-next-line import-x/no-relative-packages
-import { launchChromium } from '../../../../scripts/launch-chromium'
+import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
+import type { ConsoleHarness, OpenedConsole } from './console-harness'
 
-const TIMEOUT_MS = 60_000
 const POLL = { timeout: 15_000 }
 
-let dataDir: string
-let server: RunningServer
-let rootKey: string
-let browser: Browser
+let harness: ConsoleHarness
 
-/** Calls the API as root and returns the response, failing the test on an error status. */
-async function api(method: string, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method, headers: { authorization: `Bearer ${rootKey}` } }
-  if (typeof body === 'string') {
-    init.headers = { ...init.headers, 'content-type': 'text/plain' }
-    init.body = body
-  } else if (body !== undefined) {
-    init.headers = { ...init.headers, 'content-type': 'application/json' }
-    init.body = JSON.stringify(body)
-  }
-  const res = await fetch(`${server.url}${path}`, init)
-  expect(res.status, `${method} ${path}`).toBeLessThan(300)
-  return res
-}
-
-const put = (path: string, text: string) => api('PUT', `/files${path}`, text)
+const api = (method: string, path: string, body?: unknown) => harness.api(method, path, body)
+const put = (path: string, text: string) => harness.put(path, text)
 const read = async (path: string) => (await api('GET', `/files${path}`)).text()
 
-/** A page of the console, signed in as root, with every page error it reports collected. */
-async function openConsole(hash = '', key = rootKey): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ acceptDownloads: true })
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
-  })
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
-  await page.goto(`${server.url}/console/${hash}`)
-  await page.getByLabel('API key').fill(key)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  return { page, problems }
-}
+/** A page of the console at `/console/<hash>`, signed in (as root by default). */
+const openConsole = (hash = '', key?: string): Promise<OpenedConsole> =>
+  harness.open({ hash, ...(key === undefined ? {} : { key }) })
 
 /** Opens the Versions screen through the top navigation and waits for its lists. */
 async function openVersions(page: Page): Promise<void> {
@@ -86,22 +51,12 @@ async function currentHead(): Promise<string> {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-versions-e2e-'))
-  server = await startServer(
-    { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir },
-    { logger: createLogger({ level: 'silent' }) },
-  )
-  rootKey = server.rootApiKey as string
+  harness = await startConsoleHarness()
   await put('/docs/readme.txt', 'read me first\n')
   await put('/top.txt', 'at the top\n')
-  browser = await launchChromium()
 }, TIMEOUT_MS)
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await rm(dataDir, { recursive: true, force: true })
-}, TIMEOUT_MS)
+afterAll(() => harness?.close(), TIMEOUT_MS)
 
 describe('the console’s Versions screen in headless Chromium', () => {
   it(
@@ -230,8 +185,8 @@ describe('the console’s Versions screen in headless Chromium', () => {
       await put('/fork-only.txt?fork=draft', 'written on the fork\n')
       expect(
         (
-          await fetch(`${server.url}/files/fork-only.txt`, {
-            headers: { authorization: `Bearer ${rootKey}` },
+          await fetch(`${harness.url}/files/fork-only.txt`, {
+            headers: { authorization: `Bearer ${harness.rootKey}` },
           })
         ).status,
       ).toBe(404)

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { expect } from 'vitest'
+import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
+import { createLogger } from '../../src/logger'
+import { startServer } from '../../src/start-server'
+import type { RunningServer } from '../../src/start-server'
+// The repository's one Chromium launcher, shared by the browser tests of two packages.
+// eslint-disable-next-line import-x/no-relative-packages
+import { launchChromium } from '../../../../scripts/launch-chromium'
+
+/** Time for a whole console test (Chromium starts, signs in, waits on screens). */
+export const CONSOLE_TIMEOUT_MS = 60_000
+
+/** A console page and what went wrong on it: console errors (CSP violations among them). */
+export interface OpenedConsole {
+  page: Page
+  problems: string[]
+}
+
+/** Options of {@link ConsoleHarness.open}. */
+export interface OpenOptions {
+  /** Where to go: `/console/<hash>`; the server's `/` (which redirects there) when absent. */
+  hash?: string
+  /** The API key to sign in with (root's by default); `null` leaves the sign-in form as is. */
+  key?: string | null
+  /**
+   * Ignores Chromium's "Failed to load resource" lines: answers a screen expects and shows
+   * (a 404, a refused form) are logged that way; CSP violations are not.
+   */
+  ignoreFailedLoads?: boolean
+  /** Runs on the new page before it loads anything (routes to intercept, say). */
+  prepare?: (page: Page) => Promise<void>
+}
+
+/** The built console served by a real server started from source, and headless Chromium. */
+export interface ConsoleHarness {
+  url: string
+  rootKey: string
+  /**
+   * Calls the API as root and fails the test on an error status. A string body is sent as
+   * `contentType` (text/plain by default), bytes as `contentType`, anything else as JSON.
+   */
+  api(method: string, path: string, body?: unknown, contentType?: string): Promise<Response>
+  /** Stores `body` at `path` as root. */
+  put(path: string, body: string | Uint8Array, contentType?: string): Promise<void>
+  /** A new page of the console, signed in unless told not to, its problems collected. */
+  open(options?: OpenOptions): Promise<OpenedConsole>
+  close(): Promise<void>
+}
+
+/** Starts the server on a fresh database (root's key minted) and Chromium. */
+export async function startConsoleHarness(
+  options: { metricsIntervalMs?: number } = {},
+): Promise<ConsoleHarness> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-e2e-'))
+  let server: RunningServer | undefined
+  let browser: Browser | undefined
+  const close = async () => {
+    await browser?.close()
+    await server?.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  try {
+    server = await startServer(
+      { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir, ...options },
+      { logger: createLogger({ level: 'silent' }) },
+    )
+    browser = await launchChromium()
+  } catch (err) {
+    await close()
+    throw err
+  }
+  const { url } = server
+  const rootKey = server.rootApiKey as string
+  const chromium = browser
+
+  const api: ConsoleHarness['api'] = async (method, path, body, contentType) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${rootKey}` }
+    let sent: BodyInit | undefined
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      headers['content-type'] = contentType ?? 'text/plain'
+      sent = typeof body === 'string' ? body : new Uint8Array(body)
+    } else if (body !== undefined) {
+      headers['content-type'] = 'application/json'
+      sent = JSON.stringify(body)
+    }
+    const res = await fetch(`${url}${path}`, { method, headers, body: sent ?? null })
+    expect(res.status, `${method} ${path}`).toBeLessThan(300)
+    return res
+  }
+
+  return {
+    url,
+    rootKey,
+    api,
+    async put(path, body, contentType) {
+      await (await api('PUT', `/files${path}`, body, contentType)).arrayBuffer()
+    },
+    async open({ hash, key = rootKey, ignoreFailedLoads = false, prepare } = {}) {
+      const page = await chromium.newPage({ acceptDownloads: true })
+      await prepare?.(page)
+      const problems: string[] = []
+      page.on('console', (message) => {
+        const text = message.text()
+        if (message.type() !== 'error') return
+        if (ignoreFailedLoads && text.startsWith('Failed to load resource')) return
+        problems.push(text)
+      })
+      page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
+      await page.goto(hash === undefined ? `${url}/` : `${url}/console/${hash}`)
+      if (key !== null) {
+        await page.getByLabel('API key').fill(key)
+        await page.getByRole('button', { name: 'Sign in' }).click()
+      }
+      return { page, problems }
+    },
+    close,
+  }
+}
