@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { DEFAULT_SERVER_CONFIG } from '../../src/config/server-config'
+import type { ServerConfig } from '../../src/config/server-config'
 import { createLogger } from '../../src/logger'
 import { startServer } from '../../src/start-server'
 import type { RunningServer } from '../../src/start-server'
@@ -51,9 +52,12 @@ export interface ConsoleHarness {
   close(): Promise<void>
 }
 
-/** Starts the server on a fresh database (root's key minted) and Chromium. */
+/**
+ * Starts the server on a fresh database (root's key minted) and Chromium. `config` overrides
+ * the server's defaults (a metrics interval, dev mode…); port and data directory are the harness's.
+ */
 export async function startConsoleHarness(
-  options: { metricsIntervalMs?: number } = {},
+  config: Partial<ServerConfig> = {},
 ): Promise<ConsoleHarness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-e2e-'))
   let server: RunningServer | undefined
@@ -65,7 +69,7 @@ export async function startConsoleHarness(
   }
   try {
     server = await startServer(
-      { ...DEFAULT_SERVER_CONFIG, port: 0, dataDir, ...options },
+      { ...DEFAULT_SERVER_CONFIG, ...config, port: 0, dataDir },
       { logger: createLogger({ level: 'silent' }) },
     )
     browser = await launchChromium()
