@@ -1,4 +1,4 @@
-import type { ChartSample } from './chart-points'
+import type { ChartSample } from './chart-samples'
 import { RingBuffer } from './ring-buffer'
 
 /** The throughput section of a `metrics` event (and of stats) the charts read. */
@@ -18,45 +18,32 @@ export const LIVE_SAMPLES = 240
 
 /**
  * The dashboard's chart data: throughput from `metrics` events and latency from the stats
- * read after each of them, each series in a ring buffer so memory stays bounded.
+ * read after each of them, each chart's samples in a ring buffer so memory stays bounded.
  */
 export class LiveSeries {
-  readonly #writes: RingBuffer<ChartSample>
-  readonly #reads: RingBuffer<ChartSample>
-  readonly #writeLatency: RingBuffer<ChartSample>
-  readonly #readLatency: RingBuffer<ChartSample>
+  readonly #throughput: RingBuffer<ChartSample>
+  readonly #latency: RingBuffer<ChartSample>
 
   constructor(capacity = LIVE_SAMPLES) {
-    this.#writes = new RingBuffer(capacity)
-    this.#reads = new RingBuffer(capacity)
-    this.#writeLatency = new RingBuffer(capacity)
-    this.#readLatency = new RingBuffer(capacity)
+    this.#throughput = new RingBuffer(capacity)
+    this.#latency = new RingBuffer(capacity)
   }
 
-  /** Adds the 1-minute operation rates of a `metrics` event sent at `time` (Unix ms). */
+  /** Adds the 1-minute write and read rates of a `metrics` event sent at `time` (Unix ms). */
   addThroughput(time: number, throughput: ThroughputLike): void {
-    this.#writes.push({ time, value: throughput.writes_per_sec['1m'] })
-    this.#reads.push({ time, value: throughput.reads_per_sec['1m'] })
+    this.#throughput.push({
+      time,
+      values: [throughput.writes_per_sec['1m'], throughput.reads_per_sec['1m']],
+    })
   }
 
   /** Adds the p95 write and read latencies (ms) of stats read at `time`. */
   addLatency(time: number, latency: LatencyLike): void {
-    this.#writeLatency.push({ time, value: latency.write.p95 })
-    this.#readLatency.push({ time, value: latency.read.p95 })
+    this.#latency.push({ time, values: [latency.write.p95, latency.read.p95] })
   }
 
-  /** Copies of every series, oldest sample first. */
-  snapshot(): {
-    writes: ChartSample[]
-    reads: ChartSample[]
-    writeLatency: ChartSample[]
-    readLatency: ChartSample[]
-  } {
-    return {
-      writes: this.#writes.toArray(),
-      reads: this.#reads.toArray(),
-      writeLatency: this.#writeLatency.toArray(),
-      readLatency: this.#readLatency.toArray(),
-    }
+  /** Copies of both charts' samples (values: write, then read), oldest first. */
+  snapshot(): { throughput: ChartSample[]; latency: ChartSample[] } {
+    return { throughput: this.#throughput.toArray(), latency: this.#latency.toArray() }
   }
 }

@@ -31,6 +31,32 @@ async function chartSamples(page: Page, title: string): Promise<number> {
   return Number(/: (\d+) samples/.exec(label ?? '')?.[1] ?? -1)
 }
 
+/** A chart's uPlot canvas, found through its figure's accessible name. */
+const chartCanvas = (page: Page, title: string) =>
+  page.getByRole('figure', { name: title }).locator('canvas')
+
+/**
+ * How many pixels of a chart's canvas uPlot painted in a line's colour (rgb, give or take
+ * the anti-aliasing): more than none once the line is drawn.
+ */
+async function paintedPixels(page: Page, title: string, rgb: readonly number[]): Promise<number> {
+  return chartCanvas(page, title).evaluate((canvas, colour) => {
+    const { width, height } = canvas as HTMLCanvasElement
+    const context = (canvas as HTMLCanvasElement).getContext('2d')
+    const pixels = context?.getImageData(0, 0, width, height).data ?? []
+    let painted = 0
+    for (let i = 0; i < pixels.length; i += 4) {
+      const close = colour.every((c, k) => Math.abs((pixels[i + k] ?? 0) - c) < 40)
+      if (close && (pixels[i + 3] ?? 0) > 200) painted++
+    }
+    return painted
+  }, rgb)
+}
+
+/** The CSS width of a chart's canvas. */
+const canvasWidth = async (page: Page, title: string) =>
+  (await chartCanvas(page, title).boundingBox())?.width ?? 0
+
 beforeAll(async () => {
   // A short metrics interval, so the live charts fill within the test.
   harness = await startConsoleHarness({ metricsIntervalMs: 200 })
@@ -63,8 +89,34 @@ describe('the System section of the console in headless Chromium', () => {
       // Points arrive with each metrics event (every 200 ms here), latency after each stats read.
       await expect.poll(() => chartSamples(page, 'Operations per second'), POLL).toBeGreaterThan(3)
       await expect.poll(() => chartSamples(page, 'Latency p95'), POLL).toBeGreaterThan(3)
-      const points = await page.locator('polyline.chart-line').first().getAttribute('points')
-      expect(points?.split(' ').length).toBeGreaterThan(3)
+      // uPlot draws each chart on a canvas: the write line (blue) and the read line (amber).
+      for (const title of ['Operations per second', 'Latency p95']) {
+        expect(await chartCanvas(page, title).count()).toBe(1)
+        await expect.poll(() => paintedPixels(page, title, [37, 99, 235]), POLL).toBeGreaterThan(0)
+        await expect.poll(() => paintedPixels(page, title, [217, 119, 6]), POLL).toBeGreaterThan(0)
+      }
+      // The latest values are also there as text.
+      const legend = page.getByRole('figure', { name: 'Latency p95' })
+      expect(await legend.textContent()).toMatch(/Write: \d+\.?\d* ms\s*Read: \d+\.?\d* ms/)
+
+      // The charts follow their box: narrower when the window is.
+      const wide = await canvasWidth(page, 'Latency p95')
+      await page.setViewportSize({ width: 420, height: 800 })
+      await expect.poll(() => canvasWidth(page, 'Latency p95'), POLL).toBeLessThan(wide - 100)
+      const figure = await page.getByRole('figure', { name: 'Latency p95' }).boundingBox()
+      expect(await canvasWidth(page, 'Latency p95')).toBeLessThanOrEqual(figure?.width ?? 0)
+
+      // Leaving the screen removes the charts; coming back draws them anew, once each.
+      await page
+        .getByRole('navigation', { name: 'Sections' })
+        .getByRole('link', { name: 'Files' })
+        .click()
+      await expect.poll(() => page.locator('canvas').count(), POLL).toBe(0)
+      await page
+        .getByRole('navigation', { name: 'Sections' })
+        .getByRole('link', { name: 'System' })
+        .click()
+      await expect.poll(() => page.locator('canvas').count(), POLL).toBe(2)
       expect(problems).toEqual([])
       await page.close()
     },

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import type uPlot from 'uplot'
+import { CHART_TONES, formatChartValue, timeChartOptions } from './time-chart-options'
+
+const options = timeChartOptions({
+  lines: [
+    { label: 'Writes', tone: 'first' },
+    { label: 'Reads', tone: 'second' },
+  ],
+  unit: '/s',
+  width: 480,
+  height: 160,
+  axisColour: '#555',
+  gridColour: '#ddd',
+})
+
+describe('timeChartOptions', () => {
+  it('sizes the chart and reads times in milliseconds', () => {
+    expect(options).toMatchObject({ width: 480, height: 160, ms: 1, legend: { show: false } })
+  })
+
+  it('draws one coloured line per series after the time series', () => {
+    expect(options.series).toHaveLength(3)
+    expect(options.series.slice(1)).toMatchObject([
+      { label: 'Writes', stroke: CHART_TONES.first },
+      { label: 'Reads', stroke: CHART_TONES.second },
+    ])
+  })
+
+  it('labels the value axis with the unit', () => {
+    const values = options.axes?.[1]?.values as (plot: uPlot, splits: number[]) => string[]
+    expect(values({} as uPlot, [0, 0.5, 250])).toEqual(['0.00 /s', '0.50 /s', '250 /s'])
+  })
+
+  it('starts the value scale at 0 and keeps it at least 1 high', () => {
+    expect(options.scales?.y?.range).toMatchObject({
+      min: { soft: 0, hard: 0 },
+      max: { soft: 1 },
+    })
+  })
+})
+
+describe('formatChartValue', () => {
+  it('prints two decimals below 100 and whole numbers above', () => {
+    expect(formatChartValue(1.234)).toBe('1.23')
+    expect(formatChartValue(1234.5)).toBe('1235')
+  })
+})

@@ -1,0 +1,69 @@
+import type uPlot from 'uplot'
+
+/** A chart line's colour, shared with its legend key in system.css (`.chart-key.first`…). */
+export const CHART_TONES = { first: '#2563eb', second: '#d97706' } as const
+
+/** Which colour a line takes. */
+export type ChartTone = keyof typeof CHART_TONES
+
+/** One line of a chart. */
+export interface ChartLine {
+  readonly label: string
+  readonly tone: ChartTone
+}
+
+/** What a time chart shows and at what size (CSS pixels). */
+export interface TimeChartOptions {
+  readonly lines: readonly ChartLine[]
+  /** Appended to the values of the y axis (`/s`, `ms`). */
+  readonly unit: string
+  readonly width: number
+  readonly height: number
+  /** The axes' text and grid colours, read from the page's theme. */
+  readonly axisColour: string
+  readonly gridColour: string
+}
+
+/** A value as the charts print it: whole above 100, two decimals below. */
+export const formatChartValue = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(2))
+
+/**
+ * The uPlot options of a live time chart: times in Unix ms, values from 0 up (at least to 1,
+ * so a flat zero line stays at the bottom), no legend (the figure's text says the latest
+ * values) and no drag-to-zoom (the next sample would reset it).
+ */
+export function timeChartOptions(options: TimeChartOptions): uPlot.Options {
+  const axis = {
+    stroke: options.axisColour,
+    grid: { stroke: options.gridColour, width: 1 },
+    ticks: { stroke: options.gridColour, width: 1 },
+  }
+  return {
+    width: options.width,
+    height: options.height,
+    ms: 1,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    scales: {
+      y: { range: { min: { soft: 0, hard: 0, mode: 1 }, max: { soft: 1, mode: 1, pad: 0.1 } } },
+    },
+    series: [
+      {},
+      ...options.lines.map((line) => ({
+        label: line.label,
+        stroke: CHART_TONES[line.tone],
+        width: 2,
+        points: { show: false },
+      })),
+    ],
+    axes: [
+      axis,
+      {
+        ...axis,
+        size: 60,
+        values: (_plot: uPlot, splits: number[]) =>
+          splits.map((n) => `${formatChartValue(n)} ${options.unit}`),
+      },
+    ],
+  }
+}
