@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createConsoleSession } from './console-session'
 import type { ConsoleSession } from './console-session'
-import { createFakeServer, FAKE_ME, GOOD_KEY } from './fake-server-client'
+import { createFakeServer, FAKE_ME, GOOD_KEY, MAGIC_LINK_MESSAGE } from './fake-server-client'
 import type { FakeServer } from './fake-server-client'
 import { createMemoryStorage } from './memory-storage'
 import type { MemoryStorage } from './memory-storage'
@@ -102,6 +102,46 @@ describe('console session', () => {
   it('signs out by clearing the token, and a client left behind stores nothing more', async () => {
     const { server, storage, session } = await signedIn()
     session.signOut()
+    expect(storage.entries.size).toBe(0)
+    server.made[1]?.onTokens?.({ token: 'at_late', refreshToken: 'rt_late' })
+    expect(storage.entries.size).toBe(0)
+  })
+
+  it('asks for a magic link without any credential and returns the server’s answer', async () => {
+    const { server, storage, session } = setup()
+    expect(await session.requestMagicLink('ada@example.com')).toBe(MAGIC_LINK_MESSAGE)
+    expect(server.magicLinkRequests).toEqual(['ada@example.com'])
+    expect(server.made).toEqual([{ baseUrl }])
+    expect(storage.entries.size).toBe(0)
+  })
+
+  it('signs in with a magic-link code to a bare access token, storing nothing', async () => {
+    const { server, storage, session } = setup()
+    server.liveMagicLinkCodes.add('ml_1')
+    const { client, me } = await session.signInWithMagicLink('ml_1')
+    expect(me).toEqual(FAKE_ME)
+    expect(server.made).toEqual([{ baseUrl }, { baseUrl, token: 'at_1' }])
+    expect(storage.entries.size).toBe(0)
+    expect(await client.auth.whoami()).toEqual(FAKE_ME)
+  })
+
+  it('refuses a used code with the server’s error, a token left from before cleared', async () => {
+    const { server, storage, session } = setup()
+    server.liveMagicLinkCodes.add('ml_1')
+    await session.signInWithMagicLink('ml_1')
+    storage.setItem(REFRESH_TOKEN_KEY, 'rt_left')
+    await expect(session.signInWithMagicLink('ml_1')).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'invalid, expired or used magic link code',
+    })
+    expect(storage.entries.size).toBe(0)
+  })
+
+  it('forgets an API-key session when a magic link signs in, its client storing nothing more', async () => {
+    const { server, storage, session } = await signedIn()
+    expect(storage.entries.size).toBe(1)
+    server.liveMagicLinkCodes.add('ml_1')
+    await session.signInWithMagicLink('ml_1')
     expect(storage.entries.size).toBe(0)
     server.made[1]?.onTokens?.({ token: 'at_late', refreshToken: 'rt_late' })
     expect(storage.entries.size).toBe(0)

@@ -29,6 +29,18 @@ export interface ConsoleSession {
    */
   signIn(apiKey: string): Promise<SignedIn>
   /**
+   * Asks the server to mail a sign-in link to `email`; resolves to its answer, which is the
+   * same whether or not an account has the address. Throws its `ClientError` (`RATE_LIMITED`…).
+   */
+  requestMagicLink(email: string): Promise<string>
+  /**
+   * Exchanges a magic link's code for an access token and asks who it is. The grant has no
+   * refresh token (spec), so nothing is stored and a refresh token left from an earlier
+   * session is cleared: the session lasts as long as the token and this page. Throws the
+   * server's `ClientError` (a used, expired or unknown code is `UNAUTHORIZED`).
+   */
+  signInWithMagicLink(code: string): Promise<SignedIn>
+  /**
    * Starts again from the refresh token in storage, if any: `undefined` when there is none or
    * the server refuses it (it is then cleared). Other failures (`NETWORK_ERROR`…) clear it
    * too and are thrown, for the sign-in screen to show.
@@ -84,6 +96,21 @@ export function createConsoleSession(options: ConsoleSessionOptions): ConsoleSes
         store.clear()
         throw err
       }
+    },
+
+    async requestMagicLink(email) {
+      const anonymous = makeClient({ baseUrl: options.baseUrl })
+      return (await anonymous.auth.requestMagicLink(email)).message
+    },
+
+    async signInWithMagicLink(code) {
+      // A new session: clients of an earlier one must not store tokens any more.
+      generation++
+      store.clear()
+      const anonymous = makeClient({ baseUrl: options.baseUrl })
+      const grant = await anonymous.auth.verifyMagicLink(code)
+      const client = makeClient({ baseUrl: options.baseUrl, token: grant.token })
+      return { client, me: await client.auth.whoami() }
     },
 
     async resume() {

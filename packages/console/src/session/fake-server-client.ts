@@ -16,6 +16,9 @@ export const FAKE_ME: WhoamiView = {
 /** The API key the fake server accepts. */
 export const GOOD_KEY = 'svc_good-key'
 
+/** What the fake server answers every magic-link request. */
+export const MAGIC_LINK_MESSAGE = 'if an account has this address, a sign-in link is on its way'
+
 /** A `createClient` whose clients act like the real one against a tiny fake server. */
 export interface FakeServer {
   createClient(options: ClientOptions): Client
@@ -23,17 +26,24 @@ export interface FakeServer {
   readonly made: ClientOptions[]
   /** Refresh tokens the server still accepts (each once: presenting it rotates it away). */
   readonly liveRefreshTokens: Set<string>
+  /** Magic-link codes the server still accepts (each once). */
+  readonly liveMagicLinkCodes: Set<string>
+  /** Every address a magic link was asked for, in order. */
+  readonly magicLinkRequests: string[]
   /** Makes every call fail as if the server were unreachable. */
   offline: boolean
 }
 
 const unauthorized = () =>
   new ClientError('UNAUTHORIZED', 'the API key is not valid', { status: 401 })
+const usedCode = () =>
+  new ClientError('UNAUTHORIZED', 'invalid, expired or used magic link code', { status: 401 })
 
 /**
  * A stand-in for `createClient` of `@svcdb/client`: its clients exchange {@link GOOD_KEY} and
- * rotate refresh tokens on `auth.whoami()`, calling `onTokens` as the real session does, so
- * the console's session logic runs in Node without a server.
+ * rotate refresh tokens on `auth.whoami()`, calling `onTokens` as the real session does, and
+ * exchange magic-link codes for a bare access token, so the console's session logic runs in
+ * Node without a server.
  */
 export function createFakeServer(): FakeServer {
   let issued = 0
@@ -46,6 +56,8 @@ export function createFakeServer(): FakeServer {
   const fake: FakeServer = {
     made: [],
     liveRefreshTokens: new Set(),
+    liveMagicLinkCodes: new Set(),
+    magicLinkRequests: [],
     offline: false,
     createClient(options) {
       fake.made.push(options)
@@ -68,7 +80,21 @@ export function createFakeServer(): FakeServer {
         options.onTokens?.(tokens)
         return FAKE_ME
       }
-      return { baseUrl: options.baseUrl, auth: { whoami } } as unknown as Client
+      const requestMagicLink = async (email: string) => {
+        if (fake.offline) throw new ClientError('NETWORK_ERROR', 'fetch failed', { status: 0 })
+        fake.magicLinkRequests.push(email)
+        return { message: MAGIC_LINK_MESSAGE }
+      }
+      const verifyMagicLink = async (code: string) => {
+        if (fake.offline) throw new ClientError('NETWORK_ERROR', 'fetch failed', { status: 0 })
+        if (!fake.liveMagicLinkCodes.delete(code)) throw usedCode()
+        issued++
+        return { token: `at_${issued}`, expires_in: 900 }
+      }
+      return {
+        baseUrl: options.baseUrl,
+        auth: { whoami, requestMagicLink, verifyMagicLink },
+      } as unknown as Client
     },
   }
   return fake

@@ -2,13 +2,17 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app'
 import { createLogger } from '../logger'
+import type { AppEnv } from '../routing/app-env'
 import { disabledAuthenticator } from '../routing/principal'
 import { loadConsoleFiles } from './console-files'
 import type { ConsoleFiles } from './console-files'
 import { CONSOLE_CSP } from './console-headers'
+import { mountConsole } from './console-routes'
+import type { ConsoleSignIn } from './console-sign-in'
 
 const quiet = createLogger({ level: 'silent' })
 const INDEX = `<!doctype html><html><head><script type="module" src="/console/assets/app-1a2b3c.js"></script></head><body>${'<p>console</p>'.repeat(40)}</body></html>`
@@ -22,6 +26,13 @@ const appWith = (console?: ConsoleFiles | 'missing') =>
     logger: quiet,
     ...(console === undefined ? {} : { console }),
   })
+
+/** The console's routes alone, told what sign-in offers by `signIn`. */
+const consoleWith = (signIn?: ConsoleSignIn) => {
+  const app = new Hono<AppEnv>()
+  mountConsole(app, files, signIn)
+  return app
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svcdb-console-'))
@@ -129,5 +140,29 @@ describe('serving the console', () => {
       expect(res.status).toBe(404)
       expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } })
     }
+  })
+})
+
+describe('the console’s sign-in.json', () => {
+  it('says what sign-in offers, afresh on each request, never cached, under the CSP', async () => {
+    let magicLink = false
+    const app = consoleWith(() => Promise.resolve({ magic_link: magicLink }))
+    const before = await app.request('/console/sign-in.json')
+    expect(before.status).toBe(200)
+    expect(before.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(before.headers.get('cache-control')).toBe('no-store')
+    expect(before.headers.get('content-security-policy')).toBe(CONSOLE_CSP)
+    expect(await before.json()).toEqual({ magic_link: false })
+    magicLink = true
+    expect(await (await app.request('/console/sign-in.json')).json()).toEqual({ magic_link: true })
+  })
+
+  it('offers no magic link when the server was not told (and is not index.html)', async () => {
+    const res = await consoleWith().request('/console/sign-in.json')
+    expect(await res.text()).toBe('{"magic_link":false}')
+    const app = appWith(files)
+    expect(await (await app.request('/console/sign-in.json')).json()).toEqual({
+      magic_link: false,
+    })
   })
 })

@@ -3,9 +3,13 @@ import { ServerError } from '../errors/server-error'
 import type { AppEnv } from '../routing/app-env'
 import type { ConsoleFile, ConsoleFiles } from './console-files'
 import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './console-headers'
+import type { ConsoleSignIn } from './console-sign-in'
 
 /** Where the console lives. */
 export const CONSOLE_PREFIX = '/console/'
+
+/** What the sign-in screen may offer, below {@link CONSOLE_PREFIX}. */
+export const SIGN_IN_JSON = 'sign-in.json'
 
 /**
  * Serves the console at `/console/` and sends `/` and `/console` there. `files` is the
@@ -13,10 +17,20 @@ export const CONSOLE_PREFIX = '/console/'
  * case `/console/` answers a 404 that says so. A path below `/console/` that names no file
  * gets `index.html` (the console routes in the browser), except under `assets/`, where a
  * missing file is a plain 404: a stale page must not get HTML for a script.
+ * `/console/sign-in.json` tells the sign-in screen what `signIn` says it may offer (no magic
+ * links when absent).
  */
-export function mountConsole(app: Hono<AppEnv>, files: ConsoleFiles | undefined): void {
+export function mountConsole(
+  app: Hono<AppEnv>,
+  files: ConsoleFiles | undefined,
+  signIn?: ConsoleSignIn,
+): void {
   app.get('/', (c) => c.redirect(CONSOLE_PREFIX, 302))
   app.get('/console', (c) => c.redirect(CONSOLE_PREFIX, 301))
+  app.get(`${CONSOLE_PREFIX}${SIGN_IN_JSON}`, async (c) => {
+    const view = signIn === undefined ? { magic_link: false } : await signIn()
+    return c.json(view, 200, { ...CONSOLE_SECURITY_HEADERS, 'Cache-Control': 'no-store' })
+  })
   app.get(`${CONSOLE_PREFIX}*`, (c) => {
     if (files === undefined)
       throw new ServerError(

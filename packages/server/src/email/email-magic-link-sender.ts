@@ -1,11 +1,18 @@
 import { magicLinkUrl } from '@svcdb/auth'
 import type { MagicLinkSender } from '@svcdb/auth'
+import { consoleMagicLinkUrl } from '../console/console-magic-link'
 import type { EmailService } from './email-service'
 
 /** Options of {@link createEmailMagicLinkSender}. */
 export interface EmailMagicLinkSenderOptions {
   /** The server's public base URL, e.g. `https://db.example.com`. */
   baseUrl: string
+  /**
+   * The server serves the web console: the link opens it (`/console/?magic_link_code=…`) and
+   * the console exchanges the code, instead of the bare `GET /auth/magic-link/verify?code=…`,
+   * whose JSON a mail reader's browser would only show.
+   */
+  console?: boolean
 }
 
 /**
@@ -22,7 +29,10 @@ export function createEmailMagicLinkSender(
 ): MagicLinkSender {
   return {
     async send(message) {
-      const url = magicLinkUrl(options.baseUrl, message.code)
+      const url =
+        options.console === true
+          ? consoleMagicLinkUrl(options.baseUrl, message.code)
+          : magicLinkUrl(options.baseUrl, message.code)
       const expires = new Date(message.expiresAt).toISOString()
       await email.send({
         to: message.email,
