@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hashForPath, pathFromHash } from './files-route'
+import { hashForPath, hashForQuery, pathFromHash, routeFromHash } from './files-route'
 
 describe('files route', () => {
   it('reads the root from an empty hash and from #/files', () => {
@@ -18,6 +18,8 @@ describe('files route', () => {
       '#/files/a/../b',
       '#/files/%E0%A4%A',
       '#/files/a%2Fb',
+      '#/files/a?other',
+      '#/files/a?query?query',
     ])
       expect(pathFromHash(hash)).toBeUndefined()
   })
@@ -27,5 +29,16 @@ describe('files route', () => {
     expect(hashForPath('/a b/c#d?e')).toBe('#/files/a%20b/c%23d%3Fe')
     for (const path of ['/', '/a', '/a b/c#d?e', '/100%/été', '/x/y/z'])
       expect(pathFromHash(hashForPath(path))).toBe(path)
+  })
+
+  it('tells a listing from a query view', () => {
+    expect(routeFromHash('#/files/a/b')).toEqual({ path: '/a/b', view: 'listing' })
+    expect(routeFromHash('#/files/a/b?query')).toEqual({ path: '/a/b', view: 'query' })
+    expect(routeFromHash('#/files?query')).toEqual({ path: '/', view: 'query' })
+    expect(hashForQuery('/')).toBe('#/files?query')
+    // A name ending in "?query" is escaped, so it stays a name.
+    for (const path of ['/a', '/x?query', '/a b/c#d?e'])
+      expect(routeFromHash(hashForQuery(path))).toEqual({ path, view: 'query' })
+    expect(routeFromHash(hashForPath('/x?query'))).toEqual({ path: '/x?query', view: 'listing' })
   })
 })
