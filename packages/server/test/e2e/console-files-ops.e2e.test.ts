@@ -61,6 +61,13 @@ beforeAll(async () => {
   await harness.put('/media/doc.pdf', MINIMAL_PDF, 'application/pdf')
   await harness.put('/media/clip.webm', Buffer.from('not really a video'), 'video/webm')
   await harness.put('/media/tune.ogg', Buffer.from('not really a tune'), 'audio/ogg')
+  for (let i = 0; i < 45; i++)
+    await harness.put(`/many/f${String(i).padStart(2, '0')}.txt`, `${i}\n`)
+  await harness.put('/ln/target/inside.txt', 'inside the target\n')
+  await harness.put('/ln/doc.txt', 'the linked document\n')
+  await harness.api('PUT', '/links/ln/to-dir', { target: '/ln/target' })
+  await harness.api('PUT', '/links/ln/to-doc', { target: '/ln/doc.txt' })
+  await harness.api('PUT', '/links/ln/dangling', { target: '/ln/nowhere' })
 }, TIMEOUT_MS)
 
 afterAll(() => harness?.close(), TIMEOUT_MS)
@@ -380,6 +387,111 @@ describe('the console’s file operations in headless Chromium', () => {
       await page.keyboard.press('Escape')
       await expect.poll(() => page.getByRole('dialog').count(), WAIT).toBe(0)
       expect(await get('/keys/typed.txt')).toEqual(Buffer.from('keyboard\n'))
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'pages a large directory as the API pages: the first page, then Load more with its cursor',
+    async () => {
+      const listed = (await (await harness.api('GET', '/files/many/?limit=1000')).json()) as {
+        items: { name: string }[]
+        total: number
+      }
+      const names = listed.items.map((item) => item.name)
+      expect(listed.total).toBe(45)
+      const { page, problems } = await openAt('/many')
+      const shown = () => page.getByRole('table').getByRole('rowheader').allTextContents()
+      // The default page holds them all.
+      await expect.poll(() => page.getByText('Showing all 45 entries').count(), WAIT).toBe(1)
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0)
+
+      await page.getByLabel('Per page').selectOption('20')
+      await expect.poll(() => page.getByText('Showing 20 of 45 entries').count(), WAIT).toBe(1)
+      expect((await shown()).map((name) => name.trim())).toEqual(names.slice(0, 20))
+      await page.getByRole('button', { name: 'Load more' }).click()
+      await expect.poll(() => page.getByText('Showing 40 of 45 entries').count(), WAIT).toBe(1)
+      await page.getByRole('button', { name: 'Load more' }).click()
+      await expect.poll(() => page.getByText('Showing all 45 entries').count(), WAIT).toBe(1)
+      expect((await shown()).map((name) => name.trim())).toEqual(names)
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0)
+
+      // A change loads the listing again, keeping as many entries as were shown.
+      await page.getByRole('button', { name: 'Delete f00.txt' }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click()
+      await expect.poll(() => page.getByText('Showing all 44 entries').count(), WAIT).toBe(1)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'shows symlinks as such and opens what they point at: a directory, a file, or says it is gone',
+    async () => {
+      const { page, problems } = await harness.open({ hash: '#/files/ln', ignoreFailedLoads: true })
+      const table = page.getByRole('table')
+      await expect.poll(() => rowsNamed(page, 'to-dir'), WAIT).toBe(1)
+      const typeOf = (name: string) =>
+        table
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name, exact: true }) })
+          .getByRole('cell')
+          .first()
+          .textContent()
+      expect(await typeOf('to-dir')).toMatch(/symlink\s*→ \/ln\/target/)
+      expect(await typeOf('to-doc')).toMatch(/symlink\s*→ \/ln\/doc\.txt/)
+      expect(await typeOf('doc.txt')).toMatch(/^\s*file\s*$/)
+
+      await table.getByRole('button', { name: 'to-doc', exact: true }).click()
+      const preview = page.getByRole('region', { name: 'Preview of doc.txt' })
+      await expect
+        .poll(() => preview.locator('pre').textContent(), WAIT)
+        .toBe('the linked document\n')
+
+      await table.getByRole('button', { name: 'dangling', exact: true }).click()
+      await expect
+        .poll(() => page.getByRole('alert').textContent(), WAIT)
+        .toBe('dangling points to /ln/nowhere, which is not there.')
+
+      await table.getByRole('button', { name: 'to-dir', exact: true }).click()
+      await expect.poll(() => rowsNamed(page, 'inside.txt'), WAIT).toBe(1)
+      expect(page.url()).toMatch(/#\/files\/ln\/target$/)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'cancels an upload in progress: nothing is written',
+    async () => {
+      let stalled = 0
+      const { page, problems } = await harness.open({
+        hash: '#/files/up',
+        ignoreFailedLoads: true,
+        // The server never hears of the chunks: the upload waits until it is cancelled.
+        prepare: (p) =>
+          p.route(/\/uploads\/check$/, () => {
+            stalled++
+          }),
+      })
+      await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
+      await page
+        .getByLabel('Upload', { exact: true })
+        .setInputFiles([
+          { name: 'never.txt', mimeType: 'text/plain', buffer: Buffer.from('never stored\n') },
+        ])
+      await expect.poll(() => stalled, WAIT).toBe(1)
+      await page.getByRole('button', { name: 'Cancel upload' }).click()
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Upload cancelled' }).count(), WAIT)
+        .toBe(1)
+      expect(await page.getByRole('progressbar').count()).toBe(0)
+      expect(await page.getByLabel('Upload', { exact: true }).isDisabled()).toBe(false)
+      expect(await get('/up/never.txt')).toBe(404)
       expect(problems).toEqual([])
       await page.close()
     },
