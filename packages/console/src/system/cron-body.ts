@@ -4,9 +4,12 @@ export const CRON_TASK_TYPES = ['gc', 'reindex', 'backup'] as const
 /** A task type a schedule can enqueue. */
 export type CronTaskType = (typeof CRON_TASK_TYPES)[number]
 
-/** The create-schedule form's fields, as typed. */
-export interface CronFields {
-  id: string
+/** Whether `type` is a task type a schedule can enqueue. */
+export const isCronTaskType = (type: string): type is CronTaskType =>
+  (CRON_TASK_TYPES as readonly string[]).includes(type)
+
+/** A schedule's fields as its forms type them, but for its ID. */
+export interface CronSettings {
   schedule: string
   taskType: CronTaskType
   /** The path to reindex (reindex only). */
@@ -14,6 +17,11 @@ export interface CronFields {
   /** Whether the GC only reports (gc only). */
   dryRun: boolean
   enabled: boolean
+}
+
+/** The create-schedule form's fields, as typed. */
+export interface CronFields extends CronSettings {
+  id: string
 }
 
 /** The body of `POST /system/cron`. */
@@ -25,6 +33,9 @@ export interface CronBody {
   enabled: boolean
 }
 
+/** A schedule as the API takes it, but for its ID. */
+export type CronSettingsBody = Omit<CronBody, 'id'>
+
 /**
  * The body to create a schedule from the form, or the reason it cannot be sent. Only what the
  * browser can tell early is checked (the server judges the cron expression itself); the
@@ -32,18 +43,26 @@ export interface CronBody {
  */
 export function cronBody(fields: CronFields): { body: CronBody } | { error: string } {
   const id = fields.id.trim()
-  const schedule = fields.schedule.trim().replace(/\s+/g, ' ')
   if (id === '') return { error: 'A schedule needs an ID.' }
+  const settings = cronSettingsBody(fields)
+  return 'error' in settings ? settings : { body: { id, ...settings.body } }
+}
+
+/** The settings as the API takes them, or the reason they cannot be sent (see `cronBody`). */
+export function cronSettingsBody(
+  settings: CronSettings,
+): { body: CronSettingsBody } | { error: string } {
+  const schedule = settings.schedule.trim().replace(/\s+/g, ' ')
   if (schedule.split(' ').length !== 5) {
     return { error: 'A cron expression has five fields (minute hour day month weekday).' }
   }
   let args: Record<string, unknown> = {}
-  if (fields.taskType === 'reindex') {
-    const path = fields.path.trim()
+  if (settings.taskType === 'reindex') {
+    const path = settings.path.trim()
     if (!path.startsWith('/')) return { error: 'The path to reindex starts with /.' }
     args = { path }
-  } else if (fields.taskType === 'gc') {
-    args = { dry_run: fields.dryRun }
+  } else if (settings.taskType === 'gc') {
+    args = { dry_run: settings.dryRun }
   }
-  return { body: { id, schedule, task_type: fields.taskType, args, enabled: fields.enabled } }
+  return { body: { schedule, task_type: settings.taskType, args, enabled: settings.enabled } }
 }

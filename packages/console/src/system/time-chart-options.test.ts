@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type uPlot from 'uplot'
-import { CHART_TONES, formatChartValue, timeChartOptions } from './time-chart-options'
+import {
+  CHART_TONES,
+  formatChartValue,
+  formatTick,
+  tickAxisSize,
+  timeChartOptions,
+} from './time-chart-options'
 
 const options = timeChartOptions({
   lines: [
@@ -29,7 +35,12 @@ describe('timeChartOptions', () => {
 
   it('labels the value axis with the unit', () => {
     const values = options.axes?.[1]?.values as (plot: uPlot, splits: number[]) => string[]
-    expect(values({} as uPlot, [0, 0.5, 250])).toEqual(['0.00 /s', '0.50 /s', '250 /s'])
+    expect(values({} as uPlot, [0, 0.5, 250])).toEqual(['0 /s', '0.5 /s', '250 /s'])
+  })
+
+  it('makes the value axis as wide as its widest tick', () => {
+    const size = options.axes?.[1]?.size as (plot: uPlot, ticks: string[] | null) => number
+    expect(size({} as uPlot, ['0 ms', '1000 ms'])).toBe(tickAxisSize(['1000 ms']))
   })
 
   it('starts the value scale at 0 and keeps it at least 1 high', () => {
@@ -37,6 +48,21 @@ describe('timeChartOptions', () => {
       min: { soft: 0, hard: 0 },
       max: { soft: 1 },
     })
+  })
+})
+
+describe('formatTick', () => {
+  it('drops trailing zeros and appends the unit', () => {
+    expect(formatTick(0, 'ms')).toBe('0 ms')
+    expect(formatTick(0.25, '/s')).toBe('0.25 /s')
+    expect(formatTick(50, 'ms')).toBe('50 ms')
+  })
+})
+
+describe('tickAxisSize', () => {
+  it('grows with the longest tick, from a minimum', () => {
+    expect(tickAxisSize(null)).toBe(40)
+    expect(tickAxisSize(['0 ms', '1000 ms'])).toBeGreaterThan(tickAxisSize(['0 ms', '50 ms']))
   })
 })
 

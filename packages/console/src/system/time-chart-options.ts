@@ -27,6 +27,13 @@ export interface TimeChartOptions {
 /** A value as the charts print it: whole above 100, two decimals below. */
 export const formatChartValue = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(2))
 
+/** A value-axis tick: no trailing zeros (`0.5 ms`, `50 ms`), the unit after it. */
+export const formatTick = (n: number, unit: string): string => `${+n.toFixed(2)} ${unit}`
+
+/** Room for the value axis' widest tick, in CSS pixels (about 7 per character at 12 px). */
+export const tickAxisSize = (ticks: readonly string[] | null): number =>
+  Math.max(40, ...(ticks ?? []).map((tick) => tick.length * 7 + 16))
+
 /**
  * The uPlot options of a live time chart: times in Unix ms, values from 0 up (at least to 1,
  * so a flat zero line stays at the bottom), no legend (the figure's text says the latest
@@ -60,9 +67,8 @@ export function timeChartOptions(options: TimeChartOptions): uPlot.Options {
       axis,
       {
         ...axis,
-        size: 60,
-        values: (_plot: uPlot, splits: number[]) =>
-          splits.map((n) => `${formatChartValue(n)} ${options.unit}`),
+        size: (_plot: uPlot, ticks: string[] | null) => tickAxisSize(ticks),
+        values: (_plot: uPlot, splits: number[]) => splits.map((n) => formatTick(n, options.unit)),
       },
     ],
   }

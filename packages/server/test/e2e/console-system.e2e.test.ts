@@ -294,6 +294,91 @@ describe('the System section of the console in headless Chromium', () => {
   )
 
   it(
+    'edits a schedule’s expression, enabled flag and task, keeping arguments the form does not show',
+    async () => {
+      const created = await harness.api('POST', '/system/cron', {
+        id: 'weekly-backup',
+        schedule: '0 3 * * 0',
+        task_type: 'backup',
+        args: { dir: 'weekly', keep: 3 },
+        enabled: true,
+      })
+      expect(created.status).toBe(201)
+      const stored = async () => {
+        const res = await harness.api('GET', '/system/cron')
+        const { items } = (await res.json()) as { items: Record<string, unknown>[] }
+        return items.find((item) => item.id === 'weekly-backup')
+      }
+      const { page, problems } = await openSystem()
+      const row = page
+        .getByRole('table', { name: 'Schedules' })
+        .getByRole('row')
+        .filter({ hasText: 'weekly-backup' })
+      await row.getByRole('button', { name: 'Edit weekly-backup' }).click()
+      const form = page.getByRole('form', { name: 'Edit schedule weekly-backup' })
+      const cron = form.getByLabel('Cron expression')
+      // The form starts from the schedule, with the keyboard in its first field.
+      expect(await cron.inputValue()).toBe('0 3 * * 0')
+      expect(await cron.evaluate((input) => input === document.activeElement)).toBe(true)
+      expect(await form.getByLabel('Task').inputValue()).toBe('backup')
+      expect(await form.getByLabel('Enabled').isChecked()).toBe(true)
+
+      await cron.fill('15 4 * * 1')
+      await form.getByLabel('Enabled').uncheck()
+      await form.getByRole('button', { name: 'Save schedule' }).click()
+      await expect
+        .poll(
+          () =>
+            page.getByRole('status').filter({ hasText: 'Schedule weekly-backup saved' }).count(),
+          POLL,
+        )
+        .toBe(1)
+      expect(await form.count()).toBe(0)
+      await expect.poll(() => row.textContent(), POLL).toMatch(/15 4 \* \* 1backup.*no/)
+      expect(await stored()).toMatchObject({
+        schedule: '15 4 * * 1',
+        enabled: false,
+        args: { dir: 'weekly', keep: 3 },
+      })
+
+      // A refused expression keeps the form open and the schedule as it was.
+      await row.getByRole('button', { name: 'Edit weekly-backup' }).click()
+      await cron.fill('99 99 * * *')
+      await form.getByRole('button', { name: 'Save schedule' }).click()
+      await expect.poll(() => page.getByRole('alert').count(), POLL).toBe(1)
+      expect(await form.count()).toBe(1)
+      expect(await stored()).toMatchObject({ schedule: '15 4 * * 1' })
+
+      // Another task takes its own arguments; Enter in the form saves.
+      await cron.fill('0 5 * * *')
+      await form.getByLabel('Task').selectOption('gc')
+      await form.getByLabel('Dry run').check()
+      await form.getByLabel('Enabled').check()
+      await cron.press('Enter')
+      await expect.poll(() => form.count(), POLL).toBe(0)
+      await expect
+        .poll(() => row.textContent(), POLL)
+        .toMatch(/0 5 \* \* \*gc.*"dry_run":true.*yes/)
+      expect(await stored()).toMatchObject({
+        schedule: '0 5 * * *',
+        task_type: 'gc',
+        args: { dry_run: true },
+        enabled: true,
+      })
+
+      // Cancel leaves it untouched.
+      await row.getByRole('button', { name: 'Edit weekly-backup' }).click()
+      await cron.fill('1 1 * * *')
+      await form.getByRole('button', { name: 'Cancel' }).click()
+      expect(await form.count()).toBe(0)
+      expect(await stored()).toMatchObject({ schedule: '0 5 * * *' })
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
     'saves the SMTP settings, reads them back with the password masked, and shows a failed test email',
     async () => {
       const { page, problems } = await openSystem()
