@@ -8,14 +8,19 @@ import type { ServerConfig } from '../../src/config/server-config'
 import { createLogger } from '../../src/logger'
 import { startServer } from '../../src/start-server'
 import type { RunningServer } from '../../src/start-server'
-// The repository's one Chromium launcher, shared by the browser tests of two packages.
+// The repository's browser launchers, shared by the browser tests of two packages.
 // eslint-disable-next-line import-x/no-relative-packages
 import { launchChromium } from '../../../../scripts/launch-chromium'
+// eslint-disable-next-line import-x/no-relative-packages
+import { launchFirefox } from '../../../../scripts/launch-firefox'
 
-/** Time for a whole console test (Chromium starts, signs in, waits on screens). */
+/** Time for a whole console test (the browser starts, signs in, waits on screens). */
 export const CONSOLE_TIMEOUT_MS = 60_000
 
-/** A console page and what went wrong on it: console errors (CSP violations among them). */
+/**
+ * A console page and what went wrong on it: console errors and uncaught errors, CSP violations
+ * among them (Chromium logs those as console errors, Firefox reports them as page errors).
+ */
 export interface OpenedConsole {
   page: Page
   problems: string[]
@@ -29,14 +34,29 @@ export interface OpenOptions {
   key?: string | null
   /**
    * Ignores Chromium's "Failed to load resource" lines: answers a screen expects and shows
-   * (a 404, a refused form) are logged that way; CSP violations are not.
+   * (a 404, a refused form) are logged that way; CSP violations are not. Firefox logs no such
+   * lines.
    */
   ignoreFailedLoads?: boolean
   /** Runs on the new page before it loads anything (routes to intercept, say). */
-  prepare?: (page: Page) => Promise<void>
+  prepare?: (page: Page) => Promise<unknown>
 }
 
-/** The built console served by a real server started from source, and headless Chromium. */
+/** The browsers the console is tested in. */
+export type ConsoleBrowser = 'chromium' | 'firefox'
+
+/** Options of {@link startConsoleHarness}. */
+export interface ConsoleHarnessOptions {
+  /** The headless browser pages open in: Debian's Chromium (the default) or Firefox ESR. */
+  browser?: ConsoleBrowser
+}
+
+const LAUNCHERS: Record<ConsoleBrowser, () => Promise<Browser>> = {
+  chromium: launchChromium,
+  firefox: launchFirefox,
+}
+
+/** The built console served by a real server started from source, and a headless browser. */
 export interface ConsoleHarness {
   url: string
   rootKey: string
@@ -53,11 +73,13 @@ export interface ConsoleHarness {
 }
 
 /**
- * Starts the server on a fresh database (root's key minted) and Chromium. `config` overrides
- * the server's defaults (a metrics interval, dev mode…); port and data directory are the harness's.
+ * Starts the server on a fresh database (root's key minted) and a browser, Chromium unless
+ * `options` say otherwise. `config` overrides the server's defaults (a metrics interval, dev
+ * mode…); port and data directory are the harness's.
  */
 export async function startConsoleHarness(
   config: Partial<ServerConfig> = {},
+  { browser: browserName = 'chromium' }: ConsoleHarnessOptions = {},
 ): Promise<ConsoleHarness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'svcdb-console-e2e-'))
   let server: RunningServer | undefined
@@ -72,14 +94,14 @@ export async function startConsoleHarness(
       { ...DEFAULT_SERVER_CONFIG, ...config, port: 0, dataDir },
       { logger: createLogger({ level: 'silent' }) },
     )
-    browser = await launchChromium()
+    browser = await LAUNCHERS[browserName]()
   } catch (err) {
     await close()
     throw err
   }
   const { url } = server
   const rootKey = server.rootApiKey as string
-  const chromium = browser
+  const pages = browser
 
   const api: ConsoleHarness['api'] = async (method, path, body, contentType) => {
     const headers: Record<string, string> = { authorization: `Bearer ${rootKey}` }
@@ -104,7 +126,7 @@ export async function startConsoleHarness(
       await (await api('PUT', `/files${path}`, body, contentType)).arrayBuffer()
     },
     async open({ hash, key = rootKey, ignoreFailedLoads = false, prepare } = {}) {
-      const page = await chromium.newPage({ acceptDownloads: true })
+      const page = await pages.newPage({ acceptDownloads: true })
       await prepare?.(page)
       const problems: string[] = []
       page.on('console', (message) => {
