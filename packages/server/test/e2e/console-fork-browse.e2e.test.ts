@@ -175,6 +175,26 @@ describe('browsing a fork’s and a snapshot’s files on the Versions screen', 
   )
 
   it(
+    'pages a large directory of a fork as the API pages it',
+    async () => {
+      const files = Array.from({ length: 105 }, (_, i) => `f${String(i).padStart(3, '0')}.txt`)
+      await harness.api('POST', '/versions/forks', { name: 'wide' })
+      for (const name of files) await harness.put(`/many/${name}?fork=wide`, `${name}\n`)
+      const { page, problems } = await harness.open({ hash: '#/versions/forks/wide/many' })
+      const summary = page.getByText(/^Showing /)
+      await expect.poll(() => summary.textContent(), POLL).toBe('Showing 100 of 105 entries')
+      expect(await listing(page).getByRole('rowheader').count()).toBe(100)
+      await page.getByRole('button', { name: 'Load more' }).click()
+      await expect.poll(() => summary.textContent(), POLL).toBe('Showing all 105 entries')
+      expect(await names(page)).toEqual(files)
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
     'says so when the fork is not there, and shows the overview for a hash that names nothing',
     async () => {
       const { page, problems } = await harness.open({
