@@ -1,11 +1,13 @@
 /**
  * The Content-Security-Policy of every console response: scripts, styles and connections
  * only from the server itself, no inline code, no plugins, no framing. Images and media may
- * also be `blob:` URLs (previews of files the console downloaded with its token).
+ * also be `blob:` URLs (previews of files the console downloaded with its token). WebAssembly
+ * may be compiled (`'wasm-unsafe-eval'`, not `eval`): the upload chunker is WebAssembly, and
+ * falls back to slower JavaScript when refused.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob:",
