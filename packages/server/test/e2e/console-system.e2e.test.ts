@@ -89,11 +89,21 @@ describe('the System section of the console in headless Chromium', () => {
       // Points arrive with each metrics event (every 200 ms here), latency after each stats read.
       await expect.poll(() => chartSamples(page, 'Operations per second'), POLL).toBeGreaterThan(3)
       await expect.poll(() => chartSamples(page, 'Latency p95'), POLL).toBeGreaterThan(3)
-      // uPlot draws each chart on a canvas: the write line (blue) and the read line (amber).
+      // uPlot draws each chart on a canvas: the write line (blue) and the read line (amber,
+      // drawn last). The write line shows once writes part from reads (no reads here):
+      // files are written until it does.
+      const BLUE = [37, 99, 235]
+      const AMBER = [217, 119, 6]
+      let n = 0
       for (const title of ['Operations per second', 'Latency p95']) {
         expect(await chartCanvas(page, title).count()).toBe(1)
-        await expect.poll(() => paintedPixels(page, title, [37, 99, 235]), POLL).toBeGreaterThan(0)
-        await expect.poll(() => paintedPixels(page, title, [217, 119, 6]), POLL).toBeGreaterThan(0)
+        await expect.poll(() => paintedPixels(page, title, AMBER), POLL).toBeGreaterThan(0)
+        await expect
+          .poll(async () => {
+            await harness.put(`/charted/f${n++}.txt`, 'x')
+            return paintedPixels(page, title, BLUE)
+          }, POLL)
+          .toBeGreaterThan(0)
       }
       // The latest values are also there as text.
       const legend = page.getByRole('figure', { name: 'Latency p95' })
