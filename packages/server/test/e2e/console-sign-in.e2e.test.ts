@@ -47,6 +47,18 @@ async function mailedLink(page: Page, address: string): Promise<string> {
   return link as string
 }
 
+/** Points the server's email at the test SMTP server (again, harmlessly). */
+const configureEmail = () =>
+  api('PUT', '/system/email-config', {
+    provider: 'smtp',
+    host: '127.0.0.1',
+    port: smtp.port,
+    username: 'mailer',
+    password: 'any',
+    from_address: 'svcdb@example.com',
+    tls: false,
+  })
+
 /** Opens `link` (an address of the console) in a new page, signed in by nothing else. */
 const openLink = (link: string, ignoreFailedLoads = false) => {
   const prefix = `${harness.url}/console/`
@@ -85,15 +97,7 @@ describe('the console’s sign in, in headless Chromium', () => {
       expect(before.problems).toEqual([])
       await before.page.close()
 
-      await api('PUT', '/system/email-config', {
-        provider: 'smtp',
-        host: '127.0.0.1',
-        port: smtp.port,
-        username: 'mailer',
-        password: 'any',
-        from_address: 'svcdb@example.com',
-        tls: false,
-      })
+      await configureEmail()
       const asking = await harness.open({ key: null })
       const link = await mailedLink(asking.page, 'ada@example.com')
       expect(link.startsWith(`${harness.url}/console/?magic_link_code=`)).toBe(true)
@@ -149,6 +153,7 @@ describe('the console’s sign in, in headless Chromium', () => {
   it(
     'signs out to the form, the refresh token gone from sessionStorage',
     async () => {
+      await configureEmail()
       const { page, problems } = await harness.open()
       await signedInAs(page, 'root')
       expect(await storedRefreshToken(page)).toMatch(/^rt_/)
