@@ -68,6 +68,15 @@ describe('browsing a fork’s and a snapshot’s files on the Versions screen', 
         .poll(() => page.getByRole('heading', { name: 'Files of fork draft', level: 1 }).count())
         .toBe(1)
       expect(page.url()).toMatch(/#\/versions\/forks\/draft$/)
+      // The version browsed, as the API names the fork's latest.
+      const listed = (await (await harness.api('GET', '/versions/forks')).json()) as {
+        items: { name: string; version: string }[]
+      }
+      const version = listed.items.find((fork) => fork.name === 'draft')?.version
+      expect(version).toMatch(/^[0-9a-f]{64}$/)
+      await expect
+        .poll(() => page.locator('.versions-head code').getAttribute('title'), POLL)
+        .toBe(version)
       await expect
         .poll(() => names(page), POLL)
         .toEqual(['fork-docs', 'fork-top.txt', 'shared.txt'])
