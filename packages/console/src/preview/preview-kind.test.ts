@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isTextual, previewKind } from './preview-kind'
+import { isTextual, MEDIA_PREVIEW_BYTES, previewKind, tooLargeToPreview } from './preview-kind'
 
 describe('previewKind', () => {
   it('follows the content type first', () => {
@@ -30,5 +30,13 @@ describe('previewKind', () => {
   it('tells the kinds read as text', () => {
     expect(['text', 'json', 'markdown'].every((k) => isTextual(k as never))).toBe(true)
     expect(isTextual('image')).toBe(false)
+  })
+
+  it('previews media up to its limit, text of any size (only its start is read)', () => {
+    expect(tooLargeToPreview('video', MEDIA_PREVIEW_BYTES)).toBe(false)
+    expect(tooLargeToPreview('video', MEDIA_PREVIEW_BYTES + 1)).toBe(true)
+    expect(tooLargeToPreview('pdf', 2 ** 31)).toBe(true)
+    expect(tooLargeToPreview('json', 2 ** 31)).toBe(false)
+    expect(tooLargeToPreview('none', 2 ** 31)).toBe(false)
   })
 })

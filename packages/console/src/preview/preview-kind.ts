@@ -74,3 +74,15 @@ export function isTextual(kind: PreviewKind): kind is 'text' | 'json' | 'markdow
 
 /** How much of a text file a preview reads: 1 MiB. */
 export const TEXT_PREVIEW_BYTES = 1024 * 1024
+
+/**
+ * Largest image, audio, video or PDF previewed: 50 MiB. Media is fetched whole into a Blob
+ * (an element cannot send the bearer token to stream it), so a larger file is offered as a
+ * download instead. Text has no such limit: only its first {@link TEXT_PREVIEW_BYTES} are read.
+ */
+export const MEDIA_PREVIEW_BYTES = 50 * 1024 * 1024
+
+/** True when a file of `kind` and `size` bytes is too large to preview. */
+export function tooLargeToPreview(kind: PreviewKind, size: number): boolean {
+  return kind !== 'none' && !isTextual(kind) && size > MEDIA_PREVIEW_BYTES
+}

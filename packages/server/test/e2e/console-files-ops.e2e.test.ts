@@ -497,4 +497,30 @@ describe('the console’s file operations in headless Chromium', () => {
     },
     TIMEOUT_MS,
   )
+
+  it(
+    'offers a download instead of a preview of media over the limit, without fetching it',
+    async () => {
+      // Zeros: the chunks dedup, so the database stays small while the file is 51 MiB.
+      await harness.put('/huge/movie.webm', new Uint8Array(51 * 1024 * 1024), 'video/webm')
+      const { page, problems } = await openAt('/huge')
+      const fetched: string[] = []
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/files/huge/movie'))
+          fetched.push(request.url())
+      })
+      await page.getByRole('button', { name: 'movie.webm', exact: true }).click()
+      const region = page.getByRole('region', { name: 'Preview of movie.webm' })
+      await expect.poll(() => region.getByRole('note').count(), WAIT).toBe(1)
+      expect(await region.getByRole('note').textContent()).toMatch(
+        /Too large to preview: 51(\.0)? MiB, over the 50(\.0)? MiB a preview loads\. Download it instead\./,
+      )
+      expect(await region.getByRole('button', { name: 'Download movie.webm' }).count()).toBe(1)
+      expect(await region.locator('video').count()).toBe(0)
+      expect(fetched).toEqual([])
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
 })
