@@ -343,7 +343,12 @@ describe('the System section of the console in headless Chromium', () => {
           POLL,
         )
         .toBe(1)
-      expect(await form.count()).toBe(0)
+      await expect.poll(() => form.count(), POLL).toBe(0)
+      // The keyboard is back on the button that opened the form.
+      const edit = row.getByRole('button', { name: 'Edit weekly-backup' })
+      await expect
+        .poll(() => edit.evaluate((button) => button === document.activeElement), POLL)
+        .toBe(true)
       await expect.poll(() => row.textContent(), POLL).toMatch(/15 4 \* \* 1backup.*no/)
       expect(await stored()).toMatchObject({
         schedule: '15 4 * * 1',
@@ -380,7 +385,7 @@ describe('the System section of the console in headless Chromium', () => {
       await row.getByRole('button', { name: 'Edit weekly-backup' }).click()
       await cron.fill('1 1 * * *')
       await form.getByRole('button', { name: 'Cancel' }).click()
-      expect(await form.count()).toBe(0)
+      await expect.poll(() => form.count(), POLL).toBe(0)
       expect(await stored()).toMatchObject({ schedule: '0 5 * * *' })
       expect(problems).toEqual([])
       await page.close()
