@@ -139,6 +139,17 @@ describe('the query screen of an indexed directory, in headless Chromium', () =>
       await expect
         .poll(() => preview.locator('pre').textContent(), WAIT)
         .toBe(JSON.stringify(TICKETS[21]?.body, null, 2))
+
+      // Each answer names its directory, linked to its listing.
+      await page
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: 't21.json' }) })
+        .getByRole('link', { name: '/tickets' })
+        .click()
+      await expect
+        .poll(() => page.getByRole('link', { name: 'Query', exact: true }).count(), WAIT)
+        .toBe(1)
+      expect(page.url()).toMatch(/#\/files\/tickets$/)
       expect(problems).toEqual([])
       await page.close()
     },
@@ -180,7 +191,7 @@ describe('the query screen of an indexed directory, in headless Chromium', () =>
       await expect.poll(() => first.count(), WAIT).toBe(1)
       await first.getByLabel('Field').selectOption('/n')
       await first.getByLabel('Value').fill('ten')
-      await page.getByRole('button', { name: 'Run query' }).click()
+      await first.getByLabel('Value').press('Enter') // the form submits by keyboard too
       await expect
         .poll(() => page.getByRole('alert').textContent(), WAIT)
         .toBe('/n takes a number.')
