@@ -1,4 +1,5 @@
 import type { ChunkStore } from './chunks/chunk-store'
+import { ReadBufferPool } from './read/read-buffer-pool'
 import { ChangeFeed } from './changes/change-feed'
 import { Committer } from './commit/committer'
 import type { Mutation } from './commit/committer'
@@ -89,6 +90,7 @@ export class EngineCore {
       chunks: parts.chunks,
       assertOpen: () => this.assertOpen(),
       onRead: (bytes, ms) => this.meters.read(bytes, ms),
+      readBuffers: new ReadBufferPool(),
       query: async (root, options) => {
         const started = performance.now()
         const result = await runQuery(

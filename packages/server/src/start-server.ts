@@ -10,6 +10,7 @@ import type { ServerConfig } from './config/server-config'
 import { createLogger, resolveLogFormat } from './logger'
 import type { Logger } from './logger'
 import { disabledAuthenticator } from './routing/principal'
+import { withDirectBodies } from './routing/direct-body'
 import { openServices } from './services/open-services'
 
 /** A listening server. */
@@ -78,7 +79,7 @@ export async function startServer(
     onError: (err) => services.observeError(err),
     ...(consoleFiles === undefined ? {} : { console: consoleFiles }),
   })
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  const server = createAdaptorServer({ fetch: withDirectBodies(app.fetch) }) as Server
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { brotliCompressSync, brotliDecompressSync, deflateRawSync, inflateRawSync } from 'node:zlib'
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  constants,
+  deflateRawSync,
+  inflateRawSync,
+} from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isEngineError } from '../errors'
@@ -13,6 +19,11 @@ import {
   encodeChunk,
   looksCompressible,
 } from './chunk-codec'
+
+/** Compressing at several levels and qualities takes seconds on a loaded 2-core machine. */
+const HEAVY_MS = 30_000
+/** Another encoder's Brotli stream (a mid quality: the default 11 is slow for a test). */
+const anyone = { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }
 
 /** Text-like bytes: words drawn from a small vocabulary. */
 function prose(length: number): Uint8Array {
@@ -102,44 +113,54 @@ describe('chunk-codec', () => {
     expect(encoded.codec).toBe(CHUNK_CODEC.raw)
   })
 
-  it('deflates at level 4 by default, smaller than level 1, small and large chunks alike', async () => {
-    expect(DEFAULT_COMPRESSION_LEVEL).toBe(4)
-    for (const size of [8 * 1024, 200 * 1024]) {
-      const text = words(size, size)
-      const byDefault = await encodeChunk(text, { large: 'deflateRaw' })
-      const fastest = await encodeChunk(text, { level: 1, large: 'deflateRaw' })
-      expect(byDefault.codec).toBe(CHUNK_CODEC.deflateRaw)
-      expect(byDefault.stored.length).toBeLessThan(fastest.stored.length)
-      expect(await decodeChunk(byDefault.codec, byDefault.stored, size)).toEqual(text)
-      // What level 1 stored (every record written before this default) still reads.
-      expect(await decodeChunk(fastest.codec, fastest.stored, size)).toEqual(text)
-    }
-  })
+  it(
+    'deflates at level 4 by default, smaller than level 1, small and large chunks alike',
+    async () => {
+      expect(DEFAULT_COMPRESSION_LEVEL).toBe(4)
+      for (const size of [8 * 1024, 200 * 1024]) {
+        const text = words(size, size)
+        const byDefault = await encodeChunk(text, { large: 'deflateRaw' })
+        const fastest = await encodeChunk(text, { level: 1, large: 'deflateRaw' })
+        expect(byDefault.codec).toBe(CHUNK_CODEC.deflateRaw)
+        expect(byDefault.stored.length).toBeLessThan(fastest.stored.length)
+        expect(await decodeChunk(byDefault.codec, byDefault.stored, size)).toEqual(text)
+        // What level 1 stored (every record written before this default) still reads.
+        expect(await decodeChunk(fastest.codec, fastest.stored, size)).toEqual(text)
+      }
+    },
+    HEAVY_MS,
+  )
 
-  it('compresses large chunks with Brotli by default, about as small as DEFLATE level 4', async () => {
-    expect(DEFAULT_BROTLI_QUALITY).toBe(3)
-    for (const size of [16 * 1024 + 1, 64 * 1024, 256 * 1024]) {
-      const text = sourceText(size)
-      const brotli = await encodeChunk(text)
-      const deflated = await encodeChunk(text, { large: 'deflateRaw' })
-      expect(brotli.codec).toBe(CHUNK_CODEC.brotli)
-      expect(deflated.codec).toBe(CHUNK_CODEC.deflateRaw)
-      // About as small (its gain is CPU): within 5 % either way on real text.
-      expect(Math.abs(brotli.stored.length / deflated.stored.length - 1)).toBeLessThan(0.05)
-      // Plain Brotli streams: any decoder reads them, and ours reads anyone's.
-      expect(Buffer.compare(brotliDecompressSync(brotli.stored), text)).toBe(0)
-      expect(await decodeChunk(CHUNK_CODEC.brotli, brotliCompressSync(text), size)).toEqual(text)
-      // Records DEFLATEd before Brotli (database format 1) still read.
-      expect(await decodeChunk(deflated.codec, deflated.stored, size)).toEqual(text)
-    }
-    const better = await encodeChunk(words(64 * 1024, 9), { brotliQuality: 9 })
-    expect(better.stored.length).toBeLessThan(
-      (await encodeChunk(words(64 * 1024, 9))).stored.length,
-    )
-    await expect(encodeChunk(words(64 * 1024, 9), { brotliQuality: 12 })).rejects.toThrow(
-      RangeError,
-    )
-  })
+  it(
+    'compresses large chunks with Brotli by default, about as small as DEFLATE level 4',
+    async () => {
+      expect(DEFAULT_BROTLI_QUALITY).toBe(3)
+      for (const size of [16 * 1024 + 1, 64 * 1024, 256 * 1024]) {
+        const text = sourceText(size)
+        const brotli = await encodeChunk(text)
+        const deflated = await encodeChunk(text, { large: 'deflateRaw' })
+        expect(brotli.codec).toBe(CHUNK_CODEC.brotli)
+        expect(deflated.codec).toBe(CHUNK_CODEC.deflateRaw)
+        // About as small (its gain is CPU): within 5 % either way on real text.
+        expect(Math.abs(brotli.stored.length / deflated.stored.length - 1)).toBeLessThan(0.05)
+        // Plain Brotli streams: any decoder reads them, and ours reads anyone's.
+        expect(Buffer.compare(brotliDecompressSync(brotli.stored), text)).toBe(0)
+        expect(
+          await decodeChunk(CHUNK_CODEC.brotli, brotliCompressSync(text, anyone), size),
+        ).toEqual(text)
+        // Records DEFLATEd before Brotli (database format 1) still read.
+        expect(await decodeChunk(deflated.codec, deflated.stored, size)).toEqual(text)
+      }
+      const better = await encodeChunk(words(64 * 1024, 9), { brotliQuality: 9 })
+      expect(better.stored.length).toBeLessThan(
+        (await encodeChunk(words(64 * 1024, 9))).stored.length,
+      )
+      await expect(encodeChunk(words(64 * 1024, 9), { brotliQuality: 12 })).rejects.toThrow(
+        RangeError,
+      )
+    },
+    HEAVY_MS,
+  )
 
   it('stores everything raw at level 0', async () => {
     expect((await encodeChunk(prose(10_000), { level: 0 })).codec).toBe(CHUNK_CODEC.raw)

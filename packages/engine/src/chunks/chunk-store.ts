@@ -78,6 +78,22 @@ export interface ReadManyOptions {
   sizes?: readonly number[]
   /** As {@link ReadOptions.bypassCache}. */
   bypassCache?: boolean
+  /**
+   * Where a store that reads spans of its files may read them (see {@link SpanBuffers}); a
+   * store without such reads ignores it.
+   */
+  buffers?: SpanBuffers
+}
+
+/**
+ * Memory a caller lends a store to read into, so a reader streaming a large file reuses a few
+ * buffers instead of allocating (and page-faulting) a new one per window. Chunks the store
+ * returns may then be views of those buffers: the caller must not reuse a buffer while it
+ * still needs the chunks read into it.
+ */
+export interface SpanBuffers {
+  /** A buffer of at least `length` bytes. */
+  take(length: number): Uint8Array
 }
 
 /**

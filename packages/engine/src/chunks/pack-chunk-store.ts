@@ -3,7 +3,7 @@ import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { insufficientStorage } from '../storage/no-space'
 import type { CompressionOptions } from './chunk-codec'
 import { RECORD_HEADER_LENGTH, assertChunkHash, openChunkRecord } from './chunk-record'
-import type { ChunkStore, CompactReport, StageResult } from './chunk-store'
+import type { ChunkStore, CompactReport, SpanBuffers, StageResult } from './chunk-store'
 import { checkCompactOptions, throwIfAborted } from './compact-options'
 import { PackAppender } from './pack-appender'
 import { compactPacks } from './pack-compaction'
@@ -118,6 +118,7 @@ export async function createPackChunkStore(
     hash: Uint8Array,
     location: PackLocation,
     pack: PackFile | undefined,
+    buffers?: SpanBuffers,
   ): Promise<Uint8Array> {
     if (pack === undefined) {
       throw new EngineError(
@@ -125,18 +126,20 @@ export async function createPackChunkStore(
         `chunk ${hex(hash)} is in missing ${where(location)}`,
       )
     }
-    const record = await readSpan(
-      pack,
-      location.offset,
-      RECORD_HEADER_LENGTH + location.storedLength,
-    )
+    const length = RECORD_HEADER_LENGTH + location.storedLength
+    const record = await readSpan(pack, location.offset, length, buffers?.take(length))
     return openAt(hash, location, record)
   }
 
-  /** `length` bytes of `pack` at `offset`, fewer when the file ends first. */
-  async function readSpan(pack: PackFile, offset: number, length: number): Promise<Uint8Array> {
+  /** `length` bytes of `pack` at `offset` (into `into` if given), fewer when the file ends first. */
+  async function readSpan(
+    pack: PackFile,
+    offset: number,
+    length: number,
+    into?: Uint8Array,
+  ): Promise<Uint8Array> {
     try {
-      return await pack.read(offset, length)
+      return await pack.read(offset, length, into)
     } catch (err) {
       if (closed) throw new EngineError('CLOSED', 'the chunk store is closed', { cause: err })
       throw ioError('read', err)
@@ -239,10 +242,11 @@ export async function createPackChunkStore(
       return readOne(hash)
     },
 
-    readMany(hashes) {
+    readMany(hashes, options) {
       return readManyRecords(
         { table, meta, packs, readOne, readAt, readSpan, openAt, assertOpen, locations },
         hashes,
+        options?.buffers,
       )
     },
 

@@ -1,6 +1,7 @@
 import { EngineError } from '../errors'
 import { LruCache } from '../internal/lru-cache'
 import type { MetaStore } from '../meta/meta-store'
+import type { SpanBuffers } from './chunk-store'
 import { assertChunkHash, RECORD_HEADER_LENGTH } from './chunk-record'
 import type { PackFile } from './pack-file'
 import { decodePackLocation } from './pack-location'
@@ -15,10 +16,15 @@ export interface PackReadContext {
   packs: ReadonlyMap<number, PackFile>
   /** Reads one chunk the way `read()` does, looking it up again. */
   readOne(hash: Uint8Array): Promise<Uint8Array>
-  /** Reads and checks one record at a known location. */
-  readAt(hash: Uint8Array, location: PackLocation, pack: PackFile | undefined): Promise<Uint8Array>
-  /** Reads `length` bytes of a pack. */
-  readSpan(pack: PackFile, offset: number, length: number): Promise<Uint8Array>
+  /** Reads and checks one record at a known location (into memory of `buffers`, if given). */
+  readAt(
+    hash: Uint8Array,
+    location: PackLocation,
+    pack: PackFile | undefined,
+    buffers?: SpanBuffers,
+  ): Promise<Uint8Array>
+  /** Reads `length` bytes of a pack (into `into`, if given). */
+  readSpan(pack: PackFile, offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>
   /** Checks one record read as part of a span and returns its raw bytes. */
   openAt(hash: Uint8Array, location: PackLocation, record: Uint8Array): Promise<Uint8Array>
   assertOpen(): void
@@ -50,11 +56,12 @@ const hex = (hash: Uint8Array): string => Buffer.from(hash).toString('hex')
  * The pack store's `readMany`: the locations of every chunk in one batched index read
  * (staged chunks from the staging table), then one positional read per run of records that
  * sit back to back in a pack (see {@link packRuns}), each record checked on its own (framing,
- * index fields, CRC) before its bytes are returned.
+ * index fields, CRC) before its bytes are returned. Spans are read into `buffers` when given.
  */
 export async function readManyRecords(
   store: PackReadContext,
   hashes: readonly Uint8Array[],
+  buffers?: SpanBuffers,
 ): Promise<Uint8Array[]> {
   store.assertOpen()
   for (const hash of hashes) assertChunkHash(hash)
@@ -88,7 +95,9 @@ export async function readManyRecords(
   }
   const locations = found as PackLocation[]
   const out: Uint8Array[] = new Array<Uint8Array>(hashes.length)
-  await Promise.all(
+  // Every run settles before a failure is thrown: no read may still be filling a caller's
+  // buffer once this returns (the caller reuses them).
+  const runs = await Promise.allSettled(
     packRuns(locations).map(async (run) => {
       const pack = store.packs.get(run.pack)
       if (pack === undefined) {
@@ -103,11 +112,12 @@ export async function readManyRecords(
       }
       if (run.items.length === 1) {
         const i = run.items[0] as number
-        out[i] = await store.readAt(hashes[i] as Uint8Array, locations[i] as PackLocation, pack)
+        const location = locations[i] as PackLocation
+        out[i] = await store.readAt(hashes[i] as Uint8Array, location, pack, buffers)
         return
       }
       // One read for records appended back to back, each then checked on its own.
-      const span = await store.readSpan(pack, run.offset, run.length)
+      const span = await store.readSpan(pack, run.offset, run.length, buffers?.take(run.length))
       const parts = await Promise.all(
         run.items.map((i) => {
           const location = locations[i] as PackLocation
@@ -119,6 +129,7 @@ export async function readManyRecords(
       closeHeaderGaps(span, parts).forEach((part, k) => (out[run.items[k] as number] = part))
     }),
   )
+  for (const run of runs) if (run.status === 'rejected') throw run.reason
   return out
 }
 

@@ -94,7 +94,10 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
       const readLarge = async (): Promise<void> => {
         if (large.readMany !== undefined && largeAt.length > 1) {
           try {
-            const parts = await large.readMany(largeAt.map((i) => hashes[i] as Uint8Array))
+            const parts = await large.readMany(
+              largeAt.map((i) => hashes[i] as Uint8Array),
+              options?.buffers === undefined ? {} : { buffers: options.buffers },
+            )
             parts.forEach((part, j) => (out[largeAt[j] as number] = part))
             return
           } catch (err) {

@@ -3,6 +3,8 @@ import type { ChunkStore } from '../chunks/chunk-store'
 import { EngineError, isEngineError } from '../errors'
 import type { ObjectReader } from '../objects/object-store'
 import type { ChunkRef, FileObject } from '../objects/tree-objects'
+import { WindowBuffers } from './read-buffer-pool'
+import type { ReadBufferPool } from './read-buffer-pool'
 
 /** An inclusive byte range of a file. */
 export interface ByteRange {
@@ -86,17 +88,37 @@ async function* windows(
   if (window.refs.length > 0) yield window
 }
 
-function readWindow(chunks: ChunkStore, window: Window): Promise<Uint8Array[]> {
+function readWindow(
+  chunks: ChunkStore,
+  window: Window,
+  buffers: WindowBuffers | undefined,
+): Promise<Uint8Array[]> {
   const read = readChunks(
     chunks,
     window.refs.map((ref) => ref.hash),
-    { sizes: window.refs.map((ref) => ref.size) },
+    {
+      sizes: window.refs.map((ref) => ref.size),
+      ...(buffers === undefined ? {} : { buffers }),
+    },
   )
   // Handled at once: the read may fail while an earlier window is awaited or yielded, or
   // after the consumer stopped; it is surfaced when awaited, never as an unhandled rejection.
   read.catch(() => undefined)
   return read
 }
+
+/** Options of {@link readFileContent}. */
+export interface FileContentOptions {
+  /**
+   * Lends parts: each is valid only until the consumer asks for the next one, when its
+   * memory may be reused for a later window (see {@link ReadBufferPool}). For consumers that
+   * are done with a part when they ask for the next (a socket write that has called back),
+   * not for a web stream, which asks ahead.
+   */
+  pool?: ReadBufferPool
+}
+
+type Pending = [read: Promise<Uint8Array[]>, window: Window, buffers: WindowBuffers | undefined]
 
 /**
  * The bytes of `range` of a file, one part per chunk or per run of chunks the store returned
@@ -110,14 +132,25 @@ export async function* readFileContent(
   chunks: ChunkStore,
   file: FileObject,
   range: ByteRange,
+  options: FileContentOptions = {},
 ): AsyncGenerator<Uint8Array> {
-  let ahead: [Promise<Uint8Array[]>, Window] | undefined
+  const { pool } = options
+  let ahead: Pending | undefined
   for await (const window of windows(objects, file, range)) {
-    const read = readWindow(chunks, window)
-    if (ahead !== undefined) yield* sliced(...ahead)
-    ahead = [read, window]
+    const buffers = pool === undefined ? undefined : new WindowBuffers(pool)
+    const read = readWindow(chunks, window, buffers)
+    if (ahead !== undefined) yield* consumed(ahead)
+    ahead = [read, window, buffers]
   }
-  if (ahead !== undefined) yield* sliced(...ahead)
+  if (ahead !== undefined) yield* consumed(ahead)
+}
+
+/** A window's parts; its buffers go back to the pool once the consumer asks past them. */
+async function* consumed([read, window, buffers]: Pending): AsyncGenerator<Uint8Array> {
+  yield* sliced(read, window)
+  // Only after the whole window went well: a failed read may still be filling its buffers,
+  // and a consumer that stopped early may still be writing a part.
+  buffers?.release()
 }
 
 async function* sliced(read: Promise<Uint8Array[]>, window: Window): AsyncGenerator<Uint8Array> {

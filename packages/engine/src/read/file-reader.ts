@@ -1,6 +1,7 @@
 import { EngineError } from '../errors'
 import type { FileObject } from '../objects/tree-objects'
 import { checked, corruptIfMissing, readFileContent } from './file-content'
+import type { ReadBufferPool } from './read-buffer-pool'
 import type { ReadStreamOptions, ViewContext } from './tree-view'
 
 /** A file's bytes, or the inclusive range of them, as one buffer (one chunk: as read, no copy). */
@@ -43,36 +44,50 @@ export async function readContent(
 }
 
 /**
- * A file's bytes, or the inclusive range of them, as a stream read as the consumer pulls; the
- * file object is found, and the range checked, on the first pull.
+ * A file's bytes, or the inclusive range of them, as parts read as the consumer asks for the
+ * next one; the file object is found, and the range checked, on the first. The read is
+ * reported to `onRead` when the last part has been taken. With `pool`, parts are lent (see
+ * `FileContentOptions.pool`).
  */
+export async function* contentParts(
+  context: ViewContext,
+  file: () => Promise<FileObject>,
+  path: string,
+  options: ReadStreamOptions,
+  pool?: ReadBufferPool,
+): AsyncGenerator<Uint8Array> {
+  const started = performance.now()
+  const found = await file()
+  let sent = 0
+  for await (const part of readFileContent(
+    context.objects,
+    context.chunks,
+    found,
+    byteRange(found, path, options),
+    pool === undefined ? {} : { pool },
+  )) {
+    sent += part.length
+    yield part
+  }
+  context.onRead?.(sent, performance.now() - started)
+}
+
+/** {@link contentParts} as a web stream, pulled by its reader. */
 export function contentStream(
   context: ViewContext,
   file: () => Promise<FileObject>,
   path: string,
   options: ReadStreamOptions,
 ): ReadableStream<Uint8Array> {
-  let parts: AsyncGenerator<Uint8Array> | undefined
-  let sent = 0
-  const started = performance.now()
+  const parts = contentParts(context, file, path, options)
   return new ReadableStream<Uint8Array>({
     pull: async (controller) => {
-      if (parts === undefined) {
-        const found = await file()
-        const range = byteRange(found, path, options)
-        parts = readFileContent(context.objects, context.chunks, found, range)
-      }
       const next = await parts.next()
-      if (next.done === true) {
-        context.onRead?.(sent, performance.now() - started)
-        controller.close()
-      } else {
-        sent += next.value.length
-        controller.enqueue(next.value)
-      }
+      if (next.done === true) controller.close()
+      else controller.enqueue(next.value)
     },
     cancel: async () => {
-      await parts?.return(undefined)
+      await parts.return(undefined)
     },
   })
 }

@@ -1,4 +1,5 @@
 import type { QueryOptions, QueryResult } from '../indexes/query/query-types'
+import type { ReadBufferPool } from './read-buffer-pool'
 import type { ChunkStore } from '../chunks/chunk-store'
 import type { Entry } from '../entry'
 import { EngineError, isEngineError } from '../errors'
@@ -10,7 +11,7 @@ import { createEventLoopYield } from '../internal/event-loop-yield'
 import { compileGlob } from '../path/compile-glob'
 import { normalizePath } from '../path/db-path'
 import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
-import { contentStream, readContent } from './file-reader'
+import { contentParts, contentStream, readContent } from './file-reader'
 import { resolvePath } from './resolve-path'
 import { walkFiles } from './walk-files'
 
@@ -55,6 +56,14 @@ export interface OpenedEntry {
   read(range?: ReadStreamOptions): Promise<Uint8Array>
   /** The file's content (or a range) as a stream, read as the consumer pulls. */
   stream(range?: ReadStreamOptions): ReadableStream<Uint8Array>
+  /**
+   * The file's content (or a range) as parts, each read as the consumer asks for it: what
+   * {@link stream} gives, without a web stream's costs per part (a server writing the parts
+   * to a socket itself). Parts are lent: a part's memory may be reused once the next part is
+   * asked for, so copy what you keep (a socket write must have called back). Call `return()`
+   * on it when stopping early.
+   */
+  parts(range?: ReadStreamOptions): AsyncGenerator<Uint8Array>
 }
 
 /** What reads need from the database, plus a probe to measure them. */
@@ -63,6 +72,8 @@ export interface ViewContext {
   chunks: ChunkStore
   /** Reports a finished read of `bytes`, for throughput and latency stats. */
   onRead?(bytes: number, ms: number): void
+  /** Buffers that {@link OpenedEntry.parts} reads large files into, reused; new ones when absent. */
+  readBuffers?: ReadBufferPool
   /** Throws `CLOSED` once the database is closed. */
   assertOpen(): void
   /** Answers a query over the version whose root is `root`; records its latency. */
@@ -215,6 +226,14 @@ export class TreeView {
       entry,
       read: async (range = {}) => readContent(this.context, fileOf(), entry.path, range),
       stream: (range = {}) => contentStream(this.context, async () => fileOf(), entry.path, range),
+      parts: (range = {}) =>
+        contentParts(
+          this.context,
+          async () => fileOf(),
+          entry.path,
+          range,
+          this.context.readBuffers,
+        ),
     }
   }
 

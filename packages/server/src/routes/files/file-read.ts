@@ -4,6 +4,7 @@ import type { OpenedEntry, TreeView } from '@svcdb/engine'
 import type { Context } from 'hono'
 import { ServerError } from '../../errors/server-error'
 import type { AppEnv } from '../../routing/app-env'
+import { answerWithParts, canAnswerWithParts } from '../../routing/direct-body'
 import { parseRange } from './byte-range'
 import { listDirectory } from './directory-listing'
 import type { ReadQuery } from './read-source'
@@ -85,8 +86,10 @@ export async function answerRead(
     const bytes = await opened.read({ start, end })
     return c.body(bytes as Uint8Array<ArrayBuffer>, status, headers)
   }
-  const stream = opened.stream({ start, end })
   const report = c.get('reportError') ?? (() => undefined)
+  if (canAnswerWithParts(c))
+    return answerWithParts(c, status, headers, opened.parts({ start, end }), report)
+  const stream = opened.stream({ start, end })
   return c.body(await guardedReadStream(stream, report), status, headers)
 }
 
