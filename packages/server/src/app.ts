@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { cors } from 'hono/cors'
 import type { ConsoleFiles } from './console/console-files'
 import { mountConsole } from './console/console-routes'
+import type { ConsoleSignIn } from './console/console-sign-in'
 import { toErrorResponse } from './errors/error-response'
 import { ServerError } from './errors/server-error'
 import { createLogger } from './logger'
@@ -51,6 +52,11 @@ export interface AppDeps {
    * served when absent (`--no-console`).
    */
   console?: ConsoleFiles | 'missing'
+  /**
+   * What the console's sign-in screen may offer (`/console/sign-in.json`): no magic links when
+   * absent.
+   */
+  consoleSignIn?: ConsoleSignIn
 }
 
 /**
@@ -94,7 +100,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   ]
   mountRoutes(app, handlers, deps.authenticator)
   if (deps.console !== undefined)
-    mountConsole(app, deps.console === 'missing' ? undefined : deps.console)
+    mountConsole(app, deps.console === 'missing' ? undefined : deps.console, deps.consoleSignIn)
   const answerError = (err: unknown, c: Context<AppEnv>) => {
     deps.onError?.(err)
     const { status, body, unexpected, headers } = toErrorResponse(err)

@@ -6,6 +6,7 @@ import { createApp } from './app'
 import { defaultConsoleDir } from './console/console-dir'
 import { loadConsoleFiles } from './console/console-files'
 import type { ConsoleFiles } from './console/console-files'
+import { createConsoleSignIn } from './console/console-sign-in'
 import type { ServerConfig } from './config/server-config'
 import { createLogger, resolveLogFormat } from './logger'
 import type { Logger } from './logger'
@@ -77,7 +78,12 @@ export async function startServer(
     health: services.health,
     observe: (c, next) => services.metrics.observe(c, next),
     onError: (err) => services.observeError(err),
-    ...(consoleFiles === undefined ? {} : { console: consoleFiles }),
+    ...(consoleFiles === undefined
+      ? {}
+      : {
+          console: consoleFiles,
+          consoleSignIn: createConsoleSignIn({ dev: config.dev, db: services.db }),
+        }),
   })
   const server = createAdaptorServer({ fetch: withDirectBodies(app.fetch) }) as Server
   try {

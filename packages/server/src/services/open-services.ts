@@ -9,6 +9,7 @@ import { createEngineIdentityStore, openFileIdentityStore } from '../adapters'
 import { createEngineScheduleStore, createEngineTaskStore } from '../adapters'
 import { createBearerAuthenticator } from '../auth/bearer-authenticator'
 import type { ServerConfig } from '../config/server-config'
+import { consoleMagicLinkUrl } from '../console/console-magic-link'
 import { createEmailMagicLinkSender, createEmailService } from '../email'
 import type { EmailService } from '../email'
 import { startDebugEventLog } from './debug-event-log'
@@ -57,7 +58,8 @@ export interface Services {
 
 /**
  * Where magic links go: stdout in `--dev` (spec), else email. The base URL is only known
- * once the server listens (port 0), hence the getter.
+ * once the server listens (port 0), hence the getter. When the console is served, the mailed
+ * link opens it (it exchanges the code itself), and `--dev` prints that link too.
  */
 function magicLinkSender(
   config: ServerConfig,
@@ -66,11 +68,13 @@ function magicLinkSender(
   baseUrl: () => string,
 ): MagicLinkSender {
   return {
-    send(message) {
+    async send(message) {
       const sender = config.dev
         ? createLoggingMagicLinkSender({ baseUrl: baseUrl(), log: (line) => stdout(`${line}\n`) })
-        : createEmailMagicLinkSender(email, { baseUrl: baseUrl() })
-      return sender.send(message)
+        : createEmailMagicLinkSender(email, { baseUrl: baseUrl(), console: config.console })
+      await sender.send(message)
+      if (config.dev && config.console)
+        stdout(`  in the web console: ${consoleMagicLinkUrl(baseUrl(), message.code)}\n`)
     },
   }
 }
