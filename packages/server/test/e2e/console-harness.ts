@@ -18,8 +18,10 @@ import { launchFirefox } from '../../../../scripts/launch-firefox'
 export const CONSOLE_TIMEOUT_MS = 60_000
 
 /**
- * A console page and what went wrong on it: console errors and uncaught errors, CSP violations
- * among them (Chromium logs those as console errors, Firefox reports them as page errors).
+ * A console page and what went wrong on it: console errors, uncaught errors and every
+ * `securitypolicyviolation` event, as `CSP violation: <directive> blocked <URI> at <source>`.
+ * The browsers log only some violations (Chromium says nothing of refused WebAssembly), so the
+ * events are the measure; a violation a browser also logs shows up twice.
  */
 export interface OpenedConsole {
   page: Page
@@ -49,6 +51,35 @@ export type ConsoleBrowser = 'chromium' | 'firefox'
 export interface ConsoleHarnessOptions {
   /** The headless browser pages open in: Debian's Chromium (the default) or Firefox ESR. */
   browser?: ConsoleBrowser
+}
+
+/** The function through which a page reports its CSP violations to the harness. */
+const CSP_VIOLATION_BINDING = '__consoleHarnessCspViolation'
+
+/**
+ * Listens for CSP violations from the start of every document of `page` and adds each to
+ * `problems`. An init script is the browser's own, not the page's, so the CSP it reports on
+ * does not refuse it. It listens on the window in the capture phase: the events are fired at
+ * the element or document concerned, and bubble.
+ */
+async function collectCspViolations(page: Page, problems: string[]): Promise<void> {
+  await page.exposeBinding(CSP_VIOLATION_BINDING, (_source, text: string) => problems.push(text))
+  await page.addInitScript((binding) => {
+    addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        const { violatedDirective, blockedURI, sourceFile, lineNumber, documentURI } = event
+        const source = sourceFile === '' ? documentURI : `${sourceFile}:${lineNumber}`
+        const report = (globalThis as unknown as Record<string, (text: string) => unknown>)[binding]
+        const text = `CSP violation: ${violatedDirective} blocked ${blockedURI || '(none)'} at ${source}`
+        // Without the binding, a console error still reaches the problems.
+        if (report === undefined) console.error(text)
+        // A page closing meanwhile refuses the call; nobody is left to tell.
+        else Promise.resolve(report(text)).catch(() => undefined)
+      },
+      true,
+    )
+  }, CSP_VIOLATION_BINDING)
 }
 
 const LAUNCHERS: Record<ConsoleBrowser, () => Promise<Browser>> = {
@@ -127,8 +158,9 @@ export async function startConsoleHarness(
     },
     async open({ hash, key = rootKey, ignoreFailedLoads = false, prepare } = {}) {
       const page = await pages.newPage({ acceptDownloads: true })
-      await prepare?.(page)
       const problems: string[] = []
+      await collectCspViolations(page, problems)
+      await prepare?.(page)
       page.on('console', (message) => {
         const text = message.text()
         if (message.type() !== 'error') return
