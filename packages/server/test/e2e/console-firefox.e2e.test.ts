@@ -95,7 +95,7 @@ describe('the console in headless Firefox', () => {
       ])
       expect(download.suggestedFilename()).toBe('blob.bin')
       expect(Buffer.compare(await readFile((await download.path()) as string), bytes)).toBe(0)
-      // Firefox reports it when the CSP refuses the WebAssembly the client's chunker tries first.
+      // A CSP refusing the WebAssembly the client's chunker tries first would show here.
       expect(problems).toEqual([])
       await page.close()
     },
