@@ -7,10 +7,11 @@ import type { SpanBuffers } from '../chunks/chunk-store'
 export const POOLED_BUFFER_BYTES = 1024 * 1024 + 64 * 1024
 
 /**
- * Buffers kept for reuse: enough for 8 large reads in flight, two windows each. Bounded, so
- * the pool's memory is flat (≈ 17 MiB at most) whatever the load.
+ * Buffers kept for reuse. Readers give a window's buffers back just before taking the next
+ * window's, so few wait at any time even with many reads in flight; bounded, so the pool's
+ * memory is flat (≈ 8.5 MiB at most) whatever the load.
  */
-export const POOLED_BUFFERS = 16
+export const POOLED_BUFFERS = 8
 
 /**
  * Read buffers shared by the readers of large files. A fresh 1 MiB buffer per window costs a
