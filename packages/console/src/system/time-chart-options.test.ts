@@ -1,24 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import type uPlot from 'uplot'
-import {
-  CHART_TONES,
-  formatChartValue,
-  formatTick,
-  tickAxisSize,
-  timeChartOptions,
-} from './time-chart-options'
+import { BYTE_TICK_STEPS, CHART_TONES, tickAxisSize, timeChartOptions } from './time-chart-options'
 
-const options = timeChartOptions({
+const base = {
   lines: [
     { label: 'Writes', tone: 'first' },
     { label: 'Reads', tone: 'second' },
   ],
-  unit: '/s',
+  unit: 'per-second',
   width: 480,
   height: 160,
   axisColour: '#555',
   gridColour: '#ddd',
-})
+} as const
+const options = timeChartOptions(base)
 
 describe('timeChartOptions', () => {
   it('sizes the chart and reads times in milliseconds', () => {
@@ -38,6 +33,15 @@ describe('timeChartOptions', () => {
     expect(values({} as uPlot, [0, 0.5, 250])).toEqual(['0 /s', '0.5 /s', '250 /s'])
   })
 
+  it('steps a byte axis in powers of two, other axes as uPlot does', () => {
+    const bytes = timeChartOptions({ ...base, unit: 'bytes-per-second' })
+    expect(bytes.axes?.[1]?.incrs).toEqual(BYTE_TICK_STEPS)
+    expect(BYTE_TICK_STEPS).toContain(1024 ** 2)
+    const values = bytes.axes?.[1]?.values as (plot: uPlot, splits: number[]) => string[]
+    expect(values({} as uPlot, [0, 1024, 2048])).toEqual(['0 B/s', '1 KiB/s', '2 KiB/s'])
+    expect(options.axes?.[1]?.incrs).toBeUndefined()
+  })
+
   it('makes the value axis as wide as its widest tick', () => {
     const size = options.axes?.[1]?.size as (plot: uPlot, ticks: string[] | null) => number
     expect(size({} as uPlot, ['0 ms', '1000 ms'])).toBe(tickAxisSize(['1000 ms']))
@@ -51,24 +55,9 @@ describe('timeChartOptions', () => {
   })
 })
 
-describe('formatTick', () => {
-  it('drops trailing zeros and appends the unit', () => {
-    expect(formatTick(0, 'ms')).toBe('0 ms')
-    expect(formatTick(0.25, '/s')).toBe('0.25 /s')
-    expect(formatTick(50, 'ms')).toBe('50 ms')
-  })
-})
-
 describe('tickAxisSize', () => {
   it('grows with the longest tick, from a minimum', () => {
     expect(tickAxisSize(null)).toBe(40)
     expect(tickAxisSize(['0 ms', '1000 ms'])).toBeGreaterThan(tickAxisSize(['0 ms', '50 ms']))
-  })
-})
-
-describe('formatChartValue', () => {
-  it('prints two decimals below 100 and whole numbers above', () => {
-    expect(formatChartValue(1.234)).toBe('1.23')
-    expect(formatChartValue(1234.5)).toBe('1235')
   })
 })

@@ -1,7 +1,9 @@
 import type uPlot from 'uplot'
+import { formatTick } from './chart-units'
+import type { ChartUnit } from './chart-units'
 
 /** A chart line's colour, shared with its legend key in system.css (`.chart-key.first`…). */
-export const CHART_TONES = { first: '#2563eb', second: '#d97706' } as const
+export const CHART_TONES = { first: '#2563eb', second: '#d97706', third: '#059669' } as const
 
 /** Which colour a line takes. */
 export type ChartTone = keyof typeof CHART_TONES
@@ -15,8 +17,8 @@ export interface ChartLine {
 /** What a time chart shows and at what size (CSS pixels). */
 export interface TimeChartOptions {
   readonly lines: readonly ChartLine[]
-  /** Appended to the values of the y axis (`/s`, `ms`). */
-  readonly unit: string
+  /** What the values measure, which says how the value axis prints them. */
+  readonly unit: ChartUnit
   readonly width: number
   readonly height: number
   /** The axes' text and grid colours, read from the page's theme. */
@@ -24,15 +26,12 @@ export interface TimeChartOptions {
   readonly gridColour: string
 }
 
-/** A value as the charts print it: whole above 100, two decimals below. */
-export const formatChartValue = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(2))
-
-/** A value-axis tick: no trailing zeros (`0.5 ms`, `50 ms`), the unit after it. */
-export const formatTick = (n: number, unit: string): string => `${+n.toFixed(2)} ${unit}`
-
 /** Room for the value axis' widest tick, in CSS pixels (about 7 per character at 12 px). */
 export const tickAxisSize = (ticks: readonly string[] | null): number =>
   Math.max(40, ...(ticks ?? []).map((tick) => tick.length * 7 + 16))
+
+/** Tick steps of a byte axis: powers of two from 1 B to 1 PiB, so ticks fall on whole KiB, MiB… */
+export const BYTE_TICK_STEPS: readonly number[] = Array.from({ length: 51 }, (_, i) => 2 ** i)
 
 /**
  * The uPlot options of a live time chart: times in Unix ms, values from 0 up (at least to 1,
@@ -69,6 +68,11 @@ export function timeChartOptions(options: TimeChartOptions): uPlot.Options {
         ...axis,
         size: (_plot: uPlot, ticks: string[] | null) => tickAxisSize(ticks),
         values: (_plot: uPlot, splits: number[]) => splits.map((n) => formatTick(n, options.unit)),
+        // uPlot steps in 1, 2, 5 × 10ⁿ by default: 1000 B would be printed as `1000 B`,
+        // 2000 B as a misleading `2 KiB`.
+        ...(options.unit === 'bytes' || options.unit === 'bytes-per-second'
+          ? { incrs: [...BYTE_TICK_STEPS] }
+          : {}),
       },
     ],
   }

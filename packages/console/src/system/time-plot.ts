@@ -1,11 +1,12 @@
 import uPlot from 'uplot'
 import { timeChartOptions } from './time-chart-options'
+import type { ChartUnit } from './chart-units'
 import type { ChartLine } from './time-chart-options'
 
 /** What a time chart draws, apart from its data and width. */
 export interface TimePlotOptions {
   readonly lines: readonly ChartLine[]
-  readonly unit: string
+  readonly unit: ChartUnit
   /** The chart's height in CSS pixels (its width follows its box). */
   readonly height: number
 }
