@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSmtpTestServer } from '../../src/email/testing/smtp-test-server'
 import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
 import type { ConsoleHarness, OpenedConsole } from './console-harness'
 
@@ -51,6 +52,36 @@ async function paintedPixels(page: Page, title: string, rgb: readonly number[]):
     }
     return painted
   }, rgb)
+}
+
+/** The latest value a chart's text gives for one of its lines (`1.5 KiB`, `42.0 %`). */
+async function chartValue(page: Page, title: string, line: string): Promise<string> {
+  const key = page
+    .getByRole('figure', { name: title, exact: true })
+    .locator('.chart-key', { hasText: new RegExp(`^${line}: `) })
+  return ((await key.textContent()) ?? '').slice(line.length + 2)
+}
+
+const BINARY_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+
+/** The bytes a printed size or byte rate stands for (`1.5 KiB` or `1.5 KiB/s`: 1536), NaN if none. */
+function parseBytes(text: string): number {
+  const match = /^(\d+(?:\.\d+)?) (\w+)(?:\/s)?$/.exec(text)
+  const power = BINARY_UNITS.indexOf(match?.[2] ?? '')
+  return match === null || power < 0 ? Number.NaN : Number(match[1]) * 1024 ** power
+}
+
+/** True when a printed size is `bytes` give or take its rounding (3 significant digits). */
+const sameSize = (text: string, bytes: number) =>
+  Math.abs(parseBytes(text) - bytes) <= Math.max(1, bytes * 0.05)
+
+/** The stats as GET /system/stats answers them, with the fields the charts show. */
+async function readStats(): Promise<{
+  sizes: { logical_data: number; chunk_data: number; dedup_savings: number }
+  throughput: { bytes_written_per_sec: { '1m': number }; bytes_read_per_sec: { '1m': number } }
+  health: { dedup_hit_rate: number }
+}> {
+  return (await harness.api('GET', '/system/stats')).json() as never
 }
 
 /** The CSS width of a chart's canvas. */
@@ -109,6 +140,60 @@ describe('the System section of the console in headless Chromium', () => {
       const legend = page.getByRole('figure', { name: 'Latency p95' })
       expect(await legend.textContent()).toMatch(/Write: \d+\.?\d* ms\s*Read: \d+\.?\d* ms/)
 
+      // Bytes per second, sizes and dedup come from the same events. Two larger files (of
+      // repeated content, so chunks repeat) and one read back: the 1-minute byte rates move
+      // in 5-second steps and need more than a few bytes to show. Each chart fills and draws.
+      await harness.put('/big/a.txt', 'abcdefgh'.repeat(32_768))
+      await harness.put('/big/b.txt', 'hgfedcba'.repeat(32_768))
+      await (await harness.api('GET', '/files/big/a.txt')).arrayBuffer()
+      const GREEN = [5, 150, 105]
+      for (const title of ['Bytes per second', 'Sizes', 'Dedup hit rate']) {
+        await expect.poll(() => chartSamples(page, title), POLL).toBeGreaterThan(3)
+        expect(await chartCanvas(page, title).count()).toBe(1)
+        await expect
+          .poll(async () => {
+            let painted = 0
+            for (const tone of [BLUE, AMBER, GREEN])
+              painted += await paintedPixels(page, title, tone)
+            return painted
+          }, POLL)
+          .toBeGreaterThan(0)
+      }
+      // Nothing is written now: sizes and the hit rate settle, and the chart text agrees with
+      // the stats (sizes to their 3 printed digits, the rate to its one printed decimal).
+      await expect
+        .poll(async () => {
+          const stats = await readStats()
+          const hitRate = Number.parseFloat(await chartValue(page, 'Dedup hit rate', 'Hit rate'))
+          return [
+            sameSize(await chartValue(page, 'Sizes', 'Logical data'), stats.sizes.logical_data),
+            sameSize(await chartValue(page, 'Sizes', 'Stored chunks'), stats.sizes.chunk_data),
+            sameSize(await chartValue(page, 'Sizes', 'Saved by dedup'), stats.sizes.dedup_savings),
+            Math.abs(hitRate - stats.health.dedup_hit_rate * 100) <= 0.051,
+          ]
+        }, POLL)
+        .toEqual([true, true, true, true])
+      const stats = await readStats()
+      expect(stats.sizes.logical_data).toBeGreaterThan(512 * 1024)
+      expect(stats.health.dedup_hit_rate).toBeGreaterThan(0)
+      expect(await chartValue(page, 'Dedup hit rate', 'Hit rate')).toMatch(/^\d+\.\d %$/)
+      // Live 1-minute rates move between an event and a stats read: both above zero, and
+      // the chart's within a factor of two of the stats'.
+      await expect
+        .poll(async () => {
+          const rates = (await readStats()).throughput
+          const written = parseBytes(await chartValue(page, 'Bytes per second', 'Written'))
+          const read = parseBytes(await chartValue(page, 'Bytes per second', 'Read'))
+          return [
+            written > 0 && written / rates.bytes_written_per_sec['1m'],
+            read > 0 && read / rates.bytes_read_per_sec['1m'],
+          ]
+        }, POLL)
+        .toEqual([
+          expect.toSatisfy((r: number) => r > 0.5 && r < 2),
+          expect.toSatisfy((r: number) => r > 0.5 && r < 2),
+        ])
+
       // The charts follow their box: narrower when the window is.
       const wide = await canvasWidth(page, 'Latency p95')
       await page.setViewportSize({ width: 420, height: 800 })
@@ -126,7 +211,7 @@ describe('the System section of the console in headless Chromium', () => {
         .getByRole('navigation', { name: 'Sections' })
         .getByRole('link', { name: 'System' })
         .click()
-      await expect.poll(() => page.locator('canvas').count(), POLL).toBe(2)
+      await expect.poll(() => page.locator('canvas').count(), POLL).toBe(5)
       expect(problems).toEqual([])
       await page.close()
     },
@@ -166,6 +251,28 @@ describe('the System section of the console in headless Chromium', () => {
         )
         // No index is configured under /docs: the task fails, and its row says why.
         .toMatch(/reindex\s*failed: \/docs has no index configuration/)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'shows a task started elsewhere while the screen is open, without a reload',
+    async () => {
+      const { page, problems } = await openSystem()
+      const rows = page.getByRole('table', { name: 'Tasks' }).getByRole('row')
+      await expect.poll(() => rows.count(), POLL).toBeGreaterThan(1)
+      // A mark on the window: a reload would take it away.
+      await page.evaluate(() => Object.assign(window, { stillThisPage: true }))
+
+      // Started through the API, not the console: it may well have ended before the list is
+      // read again, and the list still has to show it.
+      const res = await harness.api('POST', '/system/tasks/gc', { dry_run: true })
+      const { id } = (await res.json()) as { id: string }
+      await expect.poll(() => rows.filter({ hasText: id }).count(), POLL).toBe(1)
+      expect(await rows.filter({ hasText: id }).textContent()).toMatch(/gc/)
+      expect(await page.evaluate(() => 'stillThisPage' in window)).toBe(true)
       expect(problems).toEqual([])
       await page.close()
     },
@@ -421,6 +528,59 @@ describe('the System section of the console in headless Chromium', () => {
       expect(await alert.textContent()).toMatch(/^Not sent: \S/)
       expect(problems).toEqual([])
       await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'sends a test email through the SMTP server the form names, which receives it',
+    async () => {
+      const smtp = await startSmtpTestServer({ users: { svcdb: 's3cret' } })
+      try {
+        // Settings stored before the page opens: the form shows them, then is changed.
+        const stored = await harness.api('PUT', '/system/email-config', {
+          provider: 'smtp',
+          host: '127.0.0.1',
+          port: 9,
+          username: 'old',
+          password: 'old-password',
+          from_address: 'old@example.com',
+          tls: false,
+        })
+        expect(stored.status).toBe(200)
+        const { page, problems } = await openSystem()
+        const form = page.getByRole('form', { name: 'SMTP settings' })
+        await expect.poll(() => form.getByLabel('Port').inputValue(), POLL).toBe('9')
+        await form.getByLabel('SMTP host').fill('127.0.0.1')
+        await form.getByLabel('Port').fill(String(smtp.port))
+        await form.getByLabel('Username').fill('svcdb')
+        await form.getByLabel('Password').fill('s3cret')
+        await form.getByLabel('From address').fill('db@example.com')
+        await form.getByLabel('From name').fill('svcdb console')
+        await form.getByLabel('TLS').uncheck()
+        await form.getByRole('button', { name: 'Save email settings' }).click()
+        await expect.poll(() => page.getByText('Email settings saved').count(), POLL).toBe(1)
+
+        await page.getByLabel('Test recipient').fill('ops@example.com')
+        await page.getByRole('button', { name: 'Send test email' }).click()
+        const sent = page.getByRole('status').filter({ hasText: /^Sent: / })
+        await expect.poll(() => sent.count(), POLL).toBe(1)
+        expect(await sent.textContent()).toContain('ops@example.com')
+        expect(await page.getByRole('alert').count()).toBe(0)
+
+        // The success message comes after the server accepted the message.
+        expect(smtp.received).toHaveLength(1)
+        const [mail] = smtp.received
+        expect(mail?.to).toEqual(['ops@example.com'])
+        expect(mail?.from).toBe('db@example.com')
+        expect(mail?.user).toBe('svcdb')
+        expect(mail?.header('subject')).toBe('svcdb test email')
+        expect(mail?.header('to')).toContain('ops@example.com')
+        expect(problems).toEqual([])
+        await page.close()
+      } finally {
+        await smtp.close()
+      }
     },
     TIMEOUT_MS,
   )

@@ -50,6 +50,41 @@ async function currentHead(): Promise<string> {
   return root.hash
 }
 
+/** The API's own diff from `from` to `to`, every page, one `change type path` line per entry. */
+async function apiChanges(from: string, to = 'HEAD'): Promise<string[]> {
+  const lines: string[] = []
+  let cursor: string | null = null
+  do {
+    const query = new URLSearchParams({ from, to, ...(cursor === null ? {} : { cursor }) })
+    const page = (await (await api('GET', `/versions/changes?${query.toString()}`)).json()) as {
+      items: { change: string; type: string; path: string }[]
+      cursor: string | null
+    }
+    lines.push(...page.items.map((c) => `${c.change} ${c.type} ${c.path}`))
+    cursor = page.cursor
+  } while (cursor !== null)
+  return lines
+}
+
+/** The rows of the Changes table as `change type path` lines. */
+const changeRows = (page: Page): Promise<string[]> =>
+  page
+    .getByRole('table', { name: 'Changes' })
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) =>
+        [...(tr as HTMLTableRowElement).cells].map((td) => td.textContent?.trim()).join(' '),
+      ),
+    )
+
+/** A snapshot's version, as the API lists it. */
+async function snapshotVersion(name: string): Promise<string> {
+  const listed = (await (await api('GET', '/versions/snapshots')).json()) as {
+    items: { name: string; version: string }[]
+  }
+  return listed.items.find((s) => s.name === name)?.version as string
+}
+
 beforeAll(async () => {
   harness = await startConsoleHarness()
   await put('/docs/readme.txt', 'read me first\n')
@@ -206,32 +241,167 @@ describe('the console’s Versions screen in headless Chromium', () => {
   )
 
   it(
-    'lists what was added and modified between a snapshot and HEAD',
+    'lists what was added, modified and deleted between a snapshot and HEAD, as the API does',
     async () => {
       await api('POST', '/versions/snapshots', { name: 'base' })
       await put('/added.txt', 'new here\n')
       await put('/top.txt', 'still at the top, changed\n')
+      await api('DELETE', '/files/notes.txt')
+      const base = await snapshotVersion('base')
+      const expected = await apiChanges(base)
+      expect(expected).toEqual(
+        expect.arrayContaining([
+          'added file /added.txt',
+          'modified file /top.txt',
+          'deleted file /notes.txt',
+        ]),
+      )
       const { page, problems } = await openConsole('#/versions')
       await expect
         .poll(() => page.getByLabel('Compare from', { exact: true }).count(), POLL)
         .toBe(1)
-      const listed = (await (await api('GET', '/versions/snapshots')).json()) as {
-        items: { name: string; version: string }[]
-      }
-      const base = listed.items.find((s) => s.name === 'base')?.version as string
       await page.getByLabel('Compare from', { exact: true }).selectOption(base)
       await page.getByLabel('Compare to', { exact: true }).selectOption('HEAD')
-      await page.getByRole('button', { name: 'Compare' }).click()
+      await page.getByRole('button', { name: 'Compare', exact: true }).click()
       const changes = page.getByRole('table', { name: 'Changes' })
-      await expect.poll(() => changes.getByRole('row').count(), POLL).toBe(1 + 2)
-      const rows = await changes
-        .locator('tbody tr')
-        .evaluateAll((trs) =>
-          trs.map((tr) =>
-            [...(tr as HTMLTableRowElement).cells].map((td) => td.textContent?.trim()).join(' '),
+      await expect.poll(() => changes.getByRole('row').count(), POLL).toBe(1 + expected.length)
+      expect(await changeRows(page)).toEqual(expected)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'pages one comparison’s changes, and starts over when From or To changes',
+    async () => {
+      await put('/paging/seed.txt', 'seed\n')
+      await api('POST', '/versions/snapshots', { name: 'paging' })
+      for (const name of ['a', 'b', 'c']) await put(`/paging/${name}.txt`, `${name}\n`)
+      const start = await snapshotVersion('paging')
+      const expected = await apiChanges(start)
+      expect(expected.length).toBeGreaterThan(2)
+
+      // Pages of 2 (the screen asks for 500): the real server answers, with its real cursors.
+      // A request can be held until `release` is called, to change the pair while it is away.
+      let hold = false
+      let release = (): void => undefined
+      let held = (): void => undefined
+      const heldRequest = new Promise<void>((resolve) => (held = resolve))
+      const { page, problems } = await harness.open({
+        hash: '#/versions',
+        prepare: (p) =>
+          p.route(
+            (url) => url.pathname === '/versions/changes',
+            async (route) => {
+              const url = new URL(route.request().url())
+              url.searchParams.set('limit', '2')
+              if (hold) {
+                await new Promise<void>((resolve) => {
+                  release = resolve
+                  held()
+                })
+              }
+              await route.continue({ url: url.toString() })
+            },
           ),
-        )
-      expect(rows).toEqual(['added file /added.txt', 'modified file /top.txt'])
+      })
+      const from = page.getByLabel('Compare from', { exact: true })
+      const to = page.getByLabel('Compare to', { exact: true })
+      const compare = page.getByRole('button', { name: 'Compare', exact: true })
+      const more = page.getByRole('button', { name: 'More changes' })
+      const table = page.getByRole('table', { name: 'Changes' })
+      /** Clicks "More changes" until every change is listed, checking each page. */
+      async function readAll(): Promise<void> {
+        for (let shown = 2; shown < expected.length; shown += 2) {
+          await more.click()
+          const next = Math.min(shown + 2, expected.length)
+          await expect.poll(() => changeRows(page), POLL).toEqual(expected.slice(0, next))
+        }
+        expect(await more.count()).toBe(0)
+      }
+
+      await expect.poll(() => from.count(), POLL).toBe(1)
+      await from.selectOption(start)
+      await to.selectOption('HEAD')
+      await compare.click()
+      await expect.poll(() => changeRows(page), POLL).toEqual(expected.slice(0, 2))
+      await readAll()
+
+      // Another pair: the first one's rows and cursor go at once; Compare reads the new pair.
+      await compare.click()
+      await expect.poll(() => changeRows(page), POLL).toEqual(expected.slice(0, 2))
+      await to.selectOption(start)
+      await expect.poll(() => table.count(), POLL).toBe(0)
+      expect(await more.count()).toBe(0)
+      await compare.click()
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'No differences' }).count(), POLL)
+        .toBe(1)
+
+      // A next page that arrives after the pair changed is dropped, not appended.
+      await to.selectOption('HEAD')
+      await compare.click()
+      await expect.poll(() => changeRows(page), POLL).toEqual(expected.slice(0, 2))
+      hold = true
+      await more.click()
+      await heldRequest
+      hold = false
+      await to.selectOption(start)
+      await expect.poll(() => table.count(), POLL).toBe(0)
+      release()
+      // Compare is enabled again once the held page has been dealt with.
+      await expect.poll(() => compare.isEnabled(), POLL).toBe(true)
+      expect(await table.count()).toBe(0)
+      await to.selectOption('HEAD')
+      await expect.poll(() => changeRows(page), POLL).toEqual(expected.slice(0, 2))
+      await readAll()
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'compares from any version by its hash, such as one from the HEAD log',
+    async () => {
+      const log = (await (await api('GET', '/versions/log')).json()) as {
+        items: { head: string; previous: string }[]
+      }
+      // HEAD before the first move the log records (the snapshot restore): no name holds it.
+      const hash = log.items.at(-1)?.previous as string
+      expect(hash).toMatch(/^[0-9a-f]{64}$/)
+      const expected = await apiChanges(hash)
+      expect(expected.length).toBeGreaterThan(0)
+      const { page, problems } = await openConsole('#/versions')
+      const field = page.getByLabel('Version hash', { exact: true })
+      const use = page.getByRole('button', { name: 'Compare from hash' })
+      const from = page.getByLabel('Compare from', { exact: true })
+      await expect.poll(() => field.count(), POLL).toBe(1)
+      expect(await from.locator(`option[value="${hash}"]`).count()).toBe(0)
+
+      // Not the API's hash format: said, and nothing offered.
+      await field.fill(hash.slice(1))
+      await use.click()
+      const alert = page.getByRole('alert')
+      await expect.poll(() => alert.textContent(), POLL).toMatch(/64 hexadecimal digits/)
+      expect(await field.getAttribute('aria-invalid')).toBe('true')
+      expect(await from.locator(`option[value="${hash}"]`).count()).toBe(0)
+
+      // Pasted in capitals, by keyboard: offered in both lists, chosen as From.
+      await field.fill(hash.toUpperCase())
+      await field.press('Enter')
+      await expect.poll(() => from.inputValue(), POLL).toBe(hash)
+      expect(await alert.count()).toBe(0)
+      expect(await field.getAttribute('aria-invalid')).toBe('false')
+      expect(await from.locator(`option[value="${hash}"]`).textContent()).toBe(
+        `version ${hash.slice(0, 12)}`,
+      )
+      const to = page.getByLabel('Compare to', { exact: true })
+      expect(await to.locator(`option[value="${hash}"]`).count()).toBe(1)
+      await to.selectOption('HEAD')
+      await page.getByRole('button', { name: 'Compare', exact: true }).click()
+      await expect.poll(() => changeRows(page), POLL).toEqual(expected)
       expect(problems).toEqual([])
       await page.close()
     },
@@ -270,7 +440,63 @@ describe('the console’s Versions screen in headless Chromium', () => {
   )
 
   it(
-    'hides root’s actions from another user and shows the server’s refusal of what they lack',
+    'shows a reader the snapshots, forks and HEAD log, but none of the actions they may not take',
+    async () => {
+      // Listing snapshots and forks takes list on / (the inventory); the HEAD log and HEAD
+      // itself take read on /. The user holds both by a share of /, and their key's rules
+      // ask for no more.
+      const user = (await (
+        await api('POST', '/system/users', { username: 'versions-reader' })
+      ).json()) as { user_id: string }
+      await api('POST', '/files/share', {
+        paths: ['/'],
+        users: [user.user_id],
+        permissions: '-r--l---',
+      })
+      const own = (await (
+        await api('POST', '/auth/keys/admin', { user_id: user.user_id })
+      ).json()) as { api_key: string }
+      const created = await fetch(`${harness.url}/auth/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${own.api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: [{ '/**': '-r--l---' }] }),
+      })
+      expect(created.status).toBe(201)
+      const { key } = (await created.json()) as { key: string }
+      await api('POST', '/versions/snapshots', { name: 'for-reader' })
+      await api('POST', '/versions/forks', { name: 'reader-fork' })
+      const listed = await fetch(`${harness.url}/versions/snapshots`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+      expect(listed.status).toBe(200)
+
+      const { page, problems } = await openConsole('#/versions', key)
+      const snapshots = page.getByRole('table', { name: 'Snapshots' })
+      await expect
+        .poll(() => snapshots.getByRole('rowheader', { name: 'for-reader' }).count(), POLL)
+        .toBe(1)
+      const forks = page.getByRole('table', { name: 'Forks' })
+      expect(await forks.getByRole('rowheader', { name: 'reader-fork' }).count()).toBe(1)
+      const log = page.getByRole('table', { name: 'HEAD log' })
+      await expect.poll(() => log.getByText('snapshot restore').count(), POLL).toBe(1)
+      // What they may do is there: browse, compare.
+      expect(await page.getByRole('link', { name: 'Browse for-reader' }).count()).toBe(1)
+      expect(await page.getByRole('button', { name: 'Compare', exact: true }).count()).toBe(1)
+      // What they may not: restore and promote are root's, delete and create need d and c on /.
+      for (const name of [/^Restore/, /^Delete/, /^Promote/, /^Abandon/, /^Create/, /archive/]) {
+        expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0)
+      }
+      expect(await page.getByLabel('Snapshot name').count()).toBe(0)
+      expect(await page.getByRole('heading', { name: 'Archives' }).count()).toBe(0)
+      expect(await page.getByRole('alert').count()).toBe(0)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'shows a user who may not list / the server’s refusal, and no root actions',
     async () => {
       const user = (await (
         await api('POST', '/system/users', { username: 'versions-viewer' })
@@ -280,7 +506,6 @@ describe('the console’s Versions screen in headless Chromium', () => {
       ).json()) as {
         api_key: string
       }
-      await api('POST', '/versions/snapshots', { name: 'for-root-only' })
       const { page } = await openConsole('#/versions', key.api_key)
       // The server's own words: the lists need list on /, the HEAD log read on /.
       const alerts = page.getByRole('alert')
