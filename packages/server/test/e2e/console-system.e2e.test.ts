@@ -264,8 +264,9 @@ describe('the System section of the console in headless Chromium', () => {
     'shows a task started elsewhere while the screen is open, without a reload',
     async () => {
       const { page, problems } = await openSystem()
-      const rows = page.getByRole('table', { name: 'Tasks' }).getByRole('row')
-      await expect.poll(() => rows.count(), POLL).toBeGreaterThan(1)
+      const panel = page.getByRole('region', { name: 'Tasks' })
+      await expect.poll(() => panel.getByText('Loading…').count(), POLL).toBe(0)
+      const rows = panel.getByRole('table', { name: 'Tasks' }).getByRole('row')
       // A mark on the window: a reload would take it away.
       await page.evaluate(() => Object.assign(window, { stillThisPage: true }))
 
