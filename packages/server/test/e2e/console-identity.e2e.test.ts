@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
-import type { ConsoleHarness, OpenedConsole } from './console-harness'
+import type { ConsoleHarness, OpenedConsole, OpenOptions } from './console-harness'
 
 let harness: ConsoleHarness
 
@@ -26,9 +26,9 @@ async function api(method: string, path: string, body?: unknown): Promise<unknow
   return (await harness.api(method, path, body)).json()
 }
 
-/** The console signed in as root, on the Identity screen. */
-async function openIdentity(): Promise<OpenedConsole> {
-  const opened = await harness.open()
+/** The console signed in as root, on the Identity screen; `prepare` as in `harness.open`. */
+async function openIdentity(prepare?: OpenOptions['prepare']): Promise<OpenedConsole> {
+  const opened = await harness.open(prepare === undefined ? {} : { prepare })
   await expect
     .poll(() => opened.page.getByRole('button', { name: 'Sign out' }).count(), { timeout: 15_000 })
     .toBe(1)
@@ -52,7 +52,12 @@ describe('the console’s Identity section in headless Chromium', () => {
         users: [user.user_id],
         permissions: '-r--l---',
       })
-      const { page, problems } = await openIdentity()
+      // The clipboard as a user who allows it has it, so that Copy must really write the key.
+      const { page, problems } = await openIdentity((page) =>
+        page
+          .context()
+          .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.url }),
+      )
       const form = page.getByRole('form', { name: 'Create an API key' })
       await expect
         .poll(() => form.getByRole('option', { name: 'keyholder' }).count(), { timeout: 15_000 })
@@ -67,13 +72,17 @@ describe('the console’s Identity section in headless Chromium', () => {
       expect(await field.getAttribute('readonly')).not.toBeNull()
       const key = await field.inputValue()
       expect(key).toMatch(/^svc_/)
+      await page.evaluate(() => navigator.clipboard.writeText('not the key'))
       await page.getByRole('button', { name: 'Copy' }).click()
       await expect
         .poll(() => page.getByRole('status').textContent(), { timeout: 15_000 })
-        .toMatch(/Copied|Selected/)
+        .toBe('Copied.')
+      const copied = await page.evaluate(() => navigator.clipboard.readText())
+      expect(copied).toBe(key)
 
-      expect(await readStatus('/docs/readme.txt', key)).toBe(200)
-      expect([403, 404]).toContain(await readStatus('/top.txt', key))
+      // What was copied is what works.
+      expect(await readStatus('/docs/readme.txt', copied)).toBe(200)
+      expect([403, 404]).toContain(await readStatus('/top.txt', copied))
 
       const keys = page.getByRole('table', { name: 'API keys' })
       await expect
@@ -88,7 +97,7 @@ describe('the console’s Identity section in headless Chromium', () => {
           timeout: 15_000,
         })
         .toBe(0)
-      expect(await readStatus('/docs/readme.txt', key)).toBe(401)
+      expect(await readStatus('/docs/readme.txt', copied)).toBe(401)
       expect(problems).toEqual([])
       await page.close()
     },
