@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import type { Page } from 'playwright-core'
+import type { Page, Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
 import type { ConsoleHarness, OpenedConsole } from './console-harness'
@@ -487,11 +487,195 @@ describe('the console’s file operations in headless Chromium', () => {
       await expect.poll(() => stalled, WAIT).toBe(1)
       await page.getByRole('button', { name: 'Cancel upload' }).click()
       await expect
-        .poll(() => page.getByRole('status').filter({ hasText: 'Upload cancelled' }).count(), WAIT)
+        .poll(
+          () => page.getByRole('status').filter({ hasText: 'Upload to /up cancelled' }).count(),
+          WAIT,
+        )
         .toBe(1)
       expect(await page.getByRole('progressbar').count()).toBe(0)
       expect(await page.getByLabel('Upload', { exact: true }).isDisabled()).toBe(false)
       expect(await get('/up/never.txt')).toBe(404)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'tells of files dropped while an upload runs, instead of dropping them silently',
+    async () => {
+      let stalled = 0
+      const { page, problems } = await harness.open({
+        hash: '#/files/up',
+        ignoreFailedLoads: true,
+        // The first upload waits until it is cancelled.
+        prepare: (p) =>
+          p.route(/\/uploads\/check$/, () => {
+            stalled++
+          }),
+      })
+      await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
+      await page
+        .getByLabel('Upload', { exact: true })
+        .setInputFiles([{ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('1\n') }])
+      await expect.poll(() => stalled, WAIT).toBe(1)
+      const dataTransfer = await page.evaluateHandle(() => {
+        const transfer = new DataTransfer()
+        transfer.items.add(new File(['late'], 'late.txt', { type: 'text/plain' }))
+        return transfer
+      })
+      await page
+        .getByRole('group', { name: /^Drop files here/ })
+        .dispatchEvent('drop', { dataTransfer })
+      const told = page.getByRole('status').filter({ hasText: 'Not uploaded: 1 file came' })
+      await expect.poll(() => told.count(), WAIT).toBe(1)
+      expect(await told.textContent()).toBe(
+        'Not uploaded: 1 file came while another upload runs. Add them again once it is done.',
+      )
+      await page.getByRole('button', { name: 'Cancel upload' }).click()
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'cancelled' }).count(), WAIT)
+        .toBe(1)
+      expect(stalled).toBe(1)
+      expect(await get('/up/late.txt')).toBe(404)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'keeps an upload in sight and cancellable in another directory; its end reloads only its own',
+    async () => {
+      const held: Route[] = []
+      const listed: string[] = []
+      const { page, problems } = await harness.open({
+        hash: '#/files/up',
+        prepare: async (p) => {
+          // Held until the user has moved on, then let through.
+          await p.route(/\/uploads\/check$/, (route) => {
+            held.push(route)
+          })
+          p.on('request', (request) => {
+            const { pathname } = new URL(request.url())
+            if (pathname.startsWith('/files/')) listed.push(pathname)
+          })
+        },
+      })
+      await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
+      await page
+        .getByLabel('Upload', { exact: true })
+        .setInputFiles([
+          { name: 'travelled.txt', mimeType: 'text/plain', buffer: Buffer.from('travelled\n') },
+        ])
+      await expect.poll(() => held.length, WAIT).toBe(1)
+      await page
+        .getByRole('navigation', { name: 'Breadcrumbs' })
+        .getByRole('link', { name: '/' })
+        .click()
+      await page.getByRole('table').getByRole('link', { name: 'ops', exact: true }).click()
+      await expect.poll(() => rowsNamed(page, 'a.txt'), WAIT).toBe(1)
+      const running = page.getByRole('status').filter({ hasText: 'Uploading 1 file to /up…' })
+      expect(await running.count()).toBe(1)
+      expect(await page.getByRole('progressbar', { name: 'Upload progress' }).count()).toBe(1)
+      expect(await page.getByRole('button', { name: 'Cancel upload' }).count()).toBe(1)
+
+      const before = listed.length
+      await (held[0] as Route).continue()
+      await expect
+        .poll(
+          () => page.getByRole('status').filter({ hasText: 'Uploaded 1 file to /up' }).count(),
+          WAIT,
+        )
+        .toBe(1)
+      expect(await get('/up/travelled.txt')).toEqual(Buffer.from('travelled\n'))
+      // Back in /up the file is listed; the requests come in order, so any reload of /ops the
+      // upload's end made would come before this listing of /up.
+      await page.goBack()
+      await page.goBack()
+      await expect.poll(() => rowsNamed(page, 'travelled.txt'), WAIT).toBe(1)
+      const since = listed.slice(before)
+      const backInUp = since.indexOf('/files/up')
+      expect(backInUp).toBeGreaterThan(0)
+      expect(since.slice(0, backInUp).filter((path) => path.startsWith('/files/ops'))).toEqual([])
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'stops an upload when the Files screen is left: nobody could see or cancel it any more',
+    async () => {
+      const stalled: string[] = []
+      const failed: string[] = []
+      const { page, problems } = await harness.open({
+        hash: '#/files/up',
+        ignoreFailedLoads: true,
+        prepare: async (p) => {
+          await p.route(/\/uploads\/check$/, (route) => {
+            stalled.push(route.request().url())
+          })
+          p.on('requestfailed', (request) => {
+            if (request.url().endsWith('/uploads/check')) failed.push(request.url())
+          })
+        },
+      })
+      await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
+      await page
+        .getByLabel('Upload', { exact: true })
+        .setInputFiles([
+          { name: 'left-behind.txt', mimeType: 'text/plain', buffer: Buffer.from('left\n') },
+        ])
+      await expect.poll(() => stalled.length, WAIT).toBe(1)
+      await page
+        .getByRole('navigation', { name: 'Sections' })
+        .getByRole('link', { name: 'Versions' })
+        .click()
+      await expect.poll(() => failed, WAIT).toEqual(stalled)
+      await page.goBack()
+      await expect.poll(() => rowsNamed(page, 'seed.txt'), WAIT).toBe(1)
+      expect(await page.getByRole('progressbar').count()).toBe(0)
+      expect(await get('/up/left-behind.txt')).toBe(404)
+      expect(problems).toEqual([])
+      await page.close()
+    },
+    TIMEOUT_MS,
+  )
+
+  it(
+    'refuses files dropped outside the drop zone, so the browser does not leave for them',
+    async () => {
+      const { page, problems } = await openAt('/up')
+      await expect.poll(() => page.getByLabel('Upload', { exact: true }).count(), WAIT).toBe(1)
+      const address = page.url()
+      const outcome = await page.evaluate(() => {
+        const transfer = new DataTransfer()
+        transfer.items.add(new File(['astray'], 'astray.txt', { type: 'text/plain' }))
+        const send = (target: Element, type: string) => {
+          const event = new DragEvent(type, {
+            dataTransfer: transfer,
+            bubbles: true,
+            cancelable: true,
+          })
+          target.dispatchEvent(event)
+          return { refused: event.defaultPrevented, effect: transfer.dropEffect }
+        }
+        const heading = document.querySelector('h1') as Element
+        const header = document.querySelector('header') as Element
+        return {
+          overHeading: send(heading, 'dragover'),
+          onHeading: send(heading, 'drop'),
+          onHeader: send(header, 'drop'),
+        }
+      })
+      expect(outcome).toEqual({
+        overHeading: { refused: true, effect: 'none' },
+        onHeading: { refused: true, effect: 'none' },
+        onHeader: { refused: true, effect: 'none' },
+      })
+      expect(page.url()).toBe(address)
+      expect(await get('/up/astray.txt')).toBe(404)
       expect(problems).toEqual([])
       await page.close()
     },
