@@ -20,14 +20,34 @@ const hasher: Hasher = {
   },
 }
 
-/** A metadata store whose next batches can be held back or made to fail. */
+/** A promise and the function that resolves it: a step of the committer a test can await. */
+function signal(): { fired: Promise<void>; fire: () => void } {
+  let fire = (): void => undefined
+  const fired = new Promise<void>((resolve) => (fire = resolve))
+  return { fired, fire }
+}
+
+/**
+ * Resolves once the committer has done everything it can until the test opens a gate, to
+ * check that something did not happen. The stores here are in memory and settle on the
+ * microtask queue, which Node drains entirely before it runs an immediate: no clock involved.
+ */
+function quiescent(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+/**
+ * A metadata store whose next batches can be held back or made to fail. Each hold tells when
+ * its batch has arrived (`entered`) and lets it go on when the test calls `release`.
+ */
 function controllableMeta(inner: MetaStore) {
-  const gates: { release: () => void; fail: boolean; opened: Promise<void> }[] = []
+  const gates: { entered: () => void; opened: Promise<void>; fail: boolean }[] = []
   const meta: MetaStore = {
     ...inner,
     async batch(ops, options) {
       const gate = gates.shift()
       if (gate !== undefined) {
+        gate.entered()
         await gate.opened
         if (gate.fail) throw new Error('disk full')
       }
@@ -35,21 +55,30 @@ function controllableMeta(inner: MetaStore) {
     },
   }
   const hold = (fail: boolean) => {
-    let release = () => undefined as void
-    const opened = new Promise<void>((resolve) => (release = resolve))
-    gates.push({ release, fail, opened })
-    return release
+    const entered = signal()
+    const opened = signal()
+    gates.push({ entered: entered.fire, opened: opened.fired, fail })
+    return { entered: entered.fired, release: opened.fire }
   }
   return { meta, hold }
 }
 
-/** A mutation that puts a leaf page holding one entry name, on top of whatever root it gets. */
-function mutation(name: string, seen: string[], speculative = false): Mutation<string> {
+/**
+ * A mutation that puts a leaf page holding one entry name, on top of whatever root it gets;
+ * `onApply` is called each time it is applied.
+ */
+function mutation(
+  name: string,
+  seen: string[],
+  speculative = false,
+  onApply?: () => void,
+): Mutation<string> {
   return {
     ref: 'HEAD',
     speculative,
     async apply({ root, objects }) {
       seen.push(toHex(root))
+      onApply?.()
       const next = objects.put({
         type: 'leaf',
         entries: [
@@ -97,12 +126,12 @@ describe('Committer', () => {
     const zero = new Uint8Array(32)
     const { committer, committed, head } = setupCommitter(meta)
     const seen: string[] = []
-    const release = hold(true)
+    const gate = hold(true)
     const first = committer.submit(mutation('a', seen))
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await gate.entered
     // Queued while the first group is stuck in its batch: it lands in the next group.
     const second = committer.submit(mutation('b', seen))
-    release()
+    gate.release()
     await expect(first).rejects.toThrow('disk full')
     const b = await second
     expect(committed).toHaveLength(1)
@@ -138,15 +167,19 @@ describe('Committer', () => {
     const gate = new Promise<void>((resolve) => (release = resolve))
     const before = committer.submit(mutation('a', seen))
     let commitsSeenInside = -1
+    const inside = signal()
     const exclusive = committer.exclusive(async () => {
       commitsSeenInside = committed.length
+      inside.fire()
       await gate
       return committed.length
     })
     const after = committer.submit(mutation('b', seen))
     await before
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    // The later mutation waits for the task.
+    await inside.fired
+    await quiescent()
+    // The later mutation waits for the task: not even applied yet.
+    expect(seen).toHaveLength(1)
     expect(committed).toHaveLength(1)
     release()
     expect(await exclusive).toBe(1)
@@ -196,17 +229,21 @@ describe('Committer', () => {
     const { meta, hold } = controllableMeta(inner)
     const { committer, committed, head } = setupCommitter(meta)
     const seen: string[] = []
-    const release = hold(false)
+    const gate = hold(false)
     const first = committer.submit(mutation('a', seen, true))
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await gate.entered
     let answered = false
-    const second = committer.submit(mutation('b', seen, true)).finally(() => (answered = true))
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    const applied = signal()
+    const second = committer
+      .submit(mutation('b', seen, true, applied.fire))
+      .finally(() => (answered = true))
     // Applied on top of the group still syncing, but not answered before that group is durable.
+    await applied.fired
+    await quiescent()
     expect(seen).toHaveLength(2)
     expect(answered).toBe(false)
     expect(committed).toHaveLength(0)
-    release()
+    gate.release()
     const a = await first
     const b = await second
     expect(seen[1]).toBe(a)
@@ -220,22 +257,26 @@ describe('Committer', () => {
     const zero = toHex(new Uint8Array(32))
     const { committer, committed, head } = setupCommitter(meta)
     const seen: string[] = []
-    const release = hold(true)
+    const gate = hold(true)
     const first = committer.submit(mutation('a', seen, true))
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await gate.entered
     const second = committer.submit(mutation('b', seen, true))
     // Fails on its first pass (on top of 'a', which is not durable yet): an answer held back.
+    const failedOnA = signal()
     const onlyOnDurable = committer.submit<string>({
       ref: 'HEAD',
       speculative: true,
       async apply(context) {
-        if (seen.length === 2) throw new Error('built on a')
+        if (seen.length === 2) {
+          failedOnA.fire()
+          throw new Error('built on a')
+        }
         return { result: toHex(context.root) }
       },
     })
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await failedOnA.fired
     expect(seen).toHaveLength(2)
-    release()
+    gate.release()
     await expect(first).rejects.toThrow('disk full')
     const b = await second
     // b applied twice: on a's root, then again on the durable root.
@@ -251,15 +292,15 @@ describe('Committer', () => {
     const { meta, hold } = controllableMeta(inner)
     const { committer, head } = setupCommitter(meta)
     const seen: string[] = []
-    const release = hold(false)
+    const gate = hold(false)
     const first = committer.submit(mutation('a', seen, true))
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await gate.entered
     const second = committer.submit(mutation('b', seen))
     const third = committer.submit(mutation('c', seen, true))
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await quiescent()
     // Neither b nor c (queued after it) ran: order is kept.
     expect(seen).toHaveLength(1)
-    release()
+    gate.release()
     const a = await first
     const b = await second
     const c = await third
