@@ -1,3 +1,4 @@
+import { createClient } from '@svcdb/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFixture, svcdb } from './cli-harness'
 import type { CliFixture } from './cli-harness'
@@ -38,16 +39,18 @@ describe('svcdb query (built binary, live server)', () => {
     expect((await run(['put', '-', '/issues/.svcdb/indexes.json', '--stream'], config)).code).toBe(
       0,
     )
-    let plan = ''
-    for (let i = 0; i < 50 && plan !== 'index'; i++) {
-      plan = (
-        JSON.parse((await run(['query', '/issues', '--where', where, '--json'])).stdout) as {
-          plan: string
-        }
-      ).plan
-      if (plan !== 'index') await new Promise((r) => setTimeout(r, 100))
-    }
-    expect(plan).toBe('index')
+    // The server builds the index in a `reindex` task it enqueues itself once the configuration
+    // lands. Nothing tells of a task's end (no event): its state is only read through the API,
+    // so it is polled, and the planner is then asked once.
+    const client = createClient({ baseUrl: fx.url, apiKey: fx.rootApiKey })
+    const reindex = async () =>
+      (await client.tasks.list()).find(
+        (t) => t.task_type === 'reindex' && t.args.path === '/issues',
+      )?.status
+    await expect.poll(reindex, { timeout: 15_000 }).toBe('completed')
+    const indexed = await run(['query', '/issues', '--where', where, '--json'])
+    expect(indexed.code, indexed.stderr).toBe(0)
+    expect(JSON.parse(indexed.stdout)).toMatchObject({ plan: 'index' })
 
     const ordered = await run([
       'query',
