@@ -16,16 +16,68 @@ afterAll(async () => {
   await server?.dispose()
 })
 
-/** A subscription collecting envelopes in the background until `stop()`. */
-function collect(options: Omit<SubscribeOptions, 'signal'>) {
+/** A pending `seen()` of {@link collect}. */
+interface Waiter {
+  match: (event: EventEnvelope) => boolean
+  resolve: (event: EventEnvelope) => void
+  reject: (reason: unknown) => void
+}
+
+/**
+ * A subscription collecting envelopes in the background until `stop()`. `opened` settles once
+ * the server has first accepted the stream (`onOpen`), so that what happens from then on is
+ * seen; `seen(match)` with the first envelope `match` accepts, received already or still to
+ * come. Both reject if the subscription ends first.
+ */
+function collect(options: Omit<SubscribeOptions, 'signal' | 'onOpen'>) {
   const controller = new AbortController()
   const events: EventEnvelope[] = []
+  const waiters = new Set<Waiter>()
+  let ended: Error | undefined
+  let opens = 0
+  let open!: () => void
+  let failOpen!: (reason: unknown) => void
+  const opened = new Promise<void>((resolve, reject) => {
+    open = resolve
+    failOpen = reject
+  })
+  const onOpen = () => {
+    opens++
+    open()
+  }
   const done = (async () => {
-    for await (const event of client.events.subscribe({ ...options, signal: controller.signal }))
-      events.push(event)
+    try {
+      const signal = controller.signal
+      for await (const event of client.events.subscribe({ ...options, signal, onOpen })) {
+        events.push(event)
+        for (const waiter of waiters)
+          if (waiter.match(event)) {
+            waiters.delete(waiter)
+            waiter.resolve(event)
+          }
+      }
+    } finally {
+      ended = new Error('the subscription ended first')
+      failOpen(ended)
+      for (const waiter of waiters) waiter.reject(ended)
+    }
   })()
+  // Failures reach the test through `stop()`, `opened` and `seen()`, not as unhandled rejections.
+  done.catch(() => undefined)
+  opened.catch(() => undefined)
   return {
     events,
+    opened,
+    /** How many times the server accepted the stream. */
+    get opens() {
+      return opens
+    },
+    seen(match: (event: EventEnvelope) => boolean): Promise<EventEnvelope> {
+      const found = events.find(match)
+      if (found !== undefined) return Promise.resolve(found)
+      if (ended !== undefined) return Promise.reject(ended)
+      return new Promise((resolve, reject) => waiters.add({ match, resolve, reject }))
+    },
     stop: () => {
       controller.abort()
       return done
@@ -42,41 +94,21 @@ function createdPaths(events: readonly EventEnvelope[]): string[] {
   )
 }
 
-/**
- * Writes probe files under `dir` until one shows up in `events`: a subscription only sees what
- * happens after the server opened it, and nothing on the wire says when that was.
- */
-async function probeUntilSeen(
-  events: () => readonly EventEnvelope[],
-  dir: string,
-): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    await client.files.write(`${dir}/probe-${i}`, 'probe')
-    await new Promise((resolve) => setTimeout(resolve, 25))
-    const seen = createdPaths(events()).find((p) => p.startsWith(`${dir}/probe-`))
-    if (seen !== undefined) return seen
-  }
-  throw new Error('the subscription saw no probe')
-}
-
-/** Waits until `check` holds, polling (fails the test after ~5 s). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
-  expect(check()).toBe(true)
-}
+/** Matches the `entries_created` envelope of `path`. */
+const created = (path: string) => (event: EventEnvelope) => createdPaths([event]).includes(path)
 
 describe('events.subscribe', () => {
   it('yields envelopes for writes under the prefix and ends quietly on abort', async () => {
     const sub = collect({ events: ['entries_created'], pathPrefix: '/ev/' })
-    await probeUntilSeen(() => sub.events, '/ev')
+    await sub.opened
     const written = await client.files.write('/ev/a.txt', 'a')
     await client.files.write('/elsewhere/x.txt', 'x')
     await client.files.delete('/ev/a.txt')
     await client.files.write('/ev/b.txt', 'b')
-    await until(() => createdPaths(sub.events).includes('/ev/b.txt'))
+    // Events come in order: one the filter should have dropped would have come before this.
+    await sub.seen(created('/ev/b.txt'))
 
-    const paths = createdPaths(sub.events).filter((p) => !p.includes('/probe-'))
-    expect(paths).toEqual(['/ev/a.txt', '/ev/b.txt'])
+    expect(createdPaths(sub.events)).toEqual(['/ev/a.txt', '/ev/b.txt'])
     expect(sub.events.every((e) => e.event_type === 'entries_created')).toBe(true)
     const a = sub.events.find((e) => createdPaths([e]).includes('/ev/a.txt'))
     expect(a).toMatchObject({
@@ -90,20 +122,21 @@ describe('events.subscribe', () => {
 
   it('resumes after a given event id, replaying what it missed', async () => {
     const first = collect({ events: ['entries_created'], pathPrefix: '/resume/' })
-    await probeUntilSeen(() => first.events, '/resume')
+    await first.opened
+    await client.files.write('/resume/seen', 's')
+    const last = await first.seen(created('/resume/seen'))
     await first.stop()
-    const lastEventId = first.events.at(-1)?.event_id as string
 
     await client.files.write('/resume/missed-1', '1')
     await client.files.write('/resume/missed-2', '2')
-    const second = collect({ events: ['entries_created'], pathPrefix: '/resume/', lastEventId })
-    await until(() => createdPaths(second.events).includes('/resume/missed-2'))
+    const second = collect({
+      events: ['entries_created'],
+      pathPrefix: '/resume/',
+      lastEventId: last.event_id,
+    })
+    await second.seen(created('/resume/missed-2'))
     await second.stop()
-    const paths = createdPaths(second.events)
-    expect(paths.slice(paths.indexOf('/resume/missed-1'))).toEqual([
-      '/resume/missed-1',
-      '/resume/missed-2',
-    ])
+    expect(createdPaths(second.events)).toEqual(['/resume/missed-1', '/resume/missed-2'])
     expect(second.events.some((e) => e.event_type === 'events_lost')).toBe(false)
   })
 
@@ -124,9 +157,15 @@ describe('events.subscribe', () => {
       minDelayMs: 20,
       maxDelayMs: 200,
     })
-    await probeUntilSeen(() => sub.events, '/restart/before')
+    await sub.opened
+    await client.files.write('/restart/before', 'b')
+    await sub.seen(created('/restart/before'))
     await server.restart()
-    const seen = await probeUntilSeen(() => sub.events, '/restart/after')
+    // The reconnected stream begins with `events_lost` (asserted below): from then on it sees
+    // the new server's writes.
+    await sub.seen((e) => e.event_type === 'events_lost')
+    await client.files.write('/restart/after', 'a')
+    await sub.seen(created('/restart/after'))
 
     // The new process has a new boot id, so it cannot replay after the old one's last id: the
     // stream says so once, then goes on live.
@@ -140,7 +179,8 @@ describe('events.subscribe', () => {
     const oldBoot = boot(sub.events[0])
     expect(sub.events.slice(0, lost).every((e) => boot(e) === oldBoot)).toBe(true)
     expect(sub.events.slice(lost).every((e) => boot(e) !== oldBoot)).toBe(true)
-    expect(createdPaths(sub.events.slice(lost))).toContain(seen)
+    expect(createdPaths(sub.events.slice(lost))).toEqual(['/restart/after'])
+    expect(sub.opens).toBeGreaterThanOrEqual(2)
 
     await expect(sub.stop()).resolves.toBeUndefined()
   })

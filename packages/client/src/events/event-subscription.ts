@@ -15,6 +15,12 @@ export interface SubscribeOptions {
   signal?: AbortSignal
   /** Resume after this event id (as from a previous subscription). */
   lastEventId?: string
+  /**
+   * Called each time the server has accepted the stream, on the first connection and after every
+   * reconnection: events that happen from then on are delivered. An error it throws ends the
+   * subscription.
+   */
+  onOpen?: () => void
   /** Reconnection delay bounds in ms (default 500 to 30,000), jittered. */
   minDelayMs?: number
   maxDelayMs?: number
@@ -60,6 +66,12 @@ export async function* subscribeEvents(
       if (isClientError(err) && FINAL.has(err.status)) throw err
     }
     if (body !== null) {
+      try {
+        options.onOpen?.()
+      } catch (err) {
+        await body.cancel().catch(() => undefined)
+        throw err
+      }
       try {
         for await (const event of decodeSseStream(body, { onRetry: (ms) => (serverRetry = ms) })) {
           if (event.id !== '') lastEventId = event.id
