@@ -1,8 +1,11 @@
+import { createClient } from '@svcdb/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFixture, svcdb } from './cli-harness'
 import type { CliFixture } from './cli-harness'
 
 let fx: CliFixture
+/** How long to ask the server for a state this file waits on (it answers in well under 1 s). */
+const POLL = { timeout: 15_000 }
 
 beforeAll(async () => {
   fx = await startFixture()
@@ -99,12 +102,11 @@ describe('svcdb admin commands (built binary, live server)', () => {
   it('runs gc, tasks and cron, shows stats, and tails events', async () => {
     expect(await json(['gc', '--dry-run'])).toMatchObject({ dry_run: true })
     expect((await run(['gc'])).stdout).toMatch(/^reclaimed /)
+    const client = createClient({ baseUrl: fx.url, apiKey: fx.rootApiKey })
     const task = await json<{ id: string }>(['tasks', 'gc', '--dry-run'])
-    for (let i = 0; i < 50; i++) {
-      const state = await json<{ status: string }>(['tasks', 'get', task.id])
-      if (state.status === 'completed') break
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    // Nothing tells of a task's end (no event): its state is only read through the API, so it
+    // is polled.
+    await expect.poll(async () => (await client.tasks.get(task.id)).status, POLL).toBe('completed')
     expect(await json(['tasks', 'get', task.id])).toMatchObject({ status: 'completed' })
     expect((await json<{ id: string }[]>(['tasks', 'list'])).map((t) => t.id)).toContain(task.id)
     expect((await run(['tasks', 'cancel', task.id])).code).toBe(0)
@@ -123,20 +125,25 @@ describe('svcdb admin commands (built binary, live server)', () => {
     expect(await json(['stats'])).toHaveProperty('sizes')
     expect((await run(['stats'])).stdout).toMatch(/^identity\n/)
 
+    // The tail's stream opens asynchronously and the binary says nothing when it does; the
+    // server counts open streams in its metrics, so that gauge is polled before writing once.
+    const subscribers = async () =>
+      Number(/^svcdb_event_subscribers (\d+)$/m.exec(await client.system.metrics())?.[1])
+    const before = await subscribers()
     const tail = run(['events', 'tail', '--events', 'entries_created', '--count', '1', '--json'])
-    // The stream opens asynchronously: write until the tail has seen one event.
-    let done = false
-    void tail.then(() => (done = true))
-    for (let i = 0; i < 100 && !done; i++) {
-      await svcdb(['put', '-', `/tail/${i}.txt`, '--stream'], { env: fx.env, stdin: 'x' })
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    // Two more: this first stream also opens the server's one permission watch.
+    await expect.poll(subscribers, POLL).toBe(before + 2)
+    expect(
+      (await svcdb(['put', '-', '/tail/one.txt', '--stream'], { env: fx.env, stdin: 'x' })).code,
+    ).toBe(0)
     const tailed = await tail
-    expect(tailed.code).toBe(0)
+    expect(tailed.code, tailed.stderr).toBe(0)
     const event = JSON.parse(tailed.stdout.trim().split('\n')[0] as string) as {
       event_type: string
+      payload: { entries: { path: string }[] }
     }
     expect(event.event_type).toBe('entries_created')
+    expect(event.payload.entries.map((e) => e.path)).toEqual(['/tail/one.txt'])
     expect((await run(['events', 'tail', '--events', 'bogus'])).code).toBe(2)
   })
 
