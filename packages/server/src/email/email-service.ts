@@ -54,6 +54,11 @@ export interface EmailServiceOptions {
   db: Pick<Database, 'systemStore'>
   /** Per-step SMTP timeout (connect, greeting, each reply); 10 s by default. */
   timeoutMs?: number
+  /**
+   * Bound on one whole send, from connecting to the server's final reply, so a server that
+   * answers every step just in time cannot hold a request; three times `timeoutMs` by default.
+   */
+  sendTimeoutMs?: number
 }
 
 interface Current {
@@ -66,7 +71,8 @@ const NOT_CONFIGURED = 'email is not configured; root sets it with PUT /system/e
 /**
  * The email service of a server. The configuration is read from the database on first use
  * and one transport is built per configuration, so messages reuse it. A whole send is bounded
- * by three times `timeoutMs`, so a dead or stalling SMTP server cannot hold a request.
+ * by `sendTimeoutMs` (three times `timeoutMs` by default), so a dead or stalling SMTP server
+ * cannot hold a request.
  *
  * @example
  * const email = createEmailService({ db })
@@ -74,10 +80,8 @@ const NOT_CONFIGURED = 'email is not configured; root sets it with PUT /system/e
  * await email.send({ to: 'ada@example.com', subject: 'Hello', text: 'Hi Ada' })
  */
 export function createEmailService(options: EmailServiceOptions): EmailService {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_EMAIL_TIMEOUT_MS
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`)
-  }
+  const timeoutMs = positive('timeoutMs', options.timeoutMs ?? DEFAULT_EMAIL_TIMEOUT_MS)
+  const sendTimeoutMs = positive('sendTimeoutMs', options.sendTimeoutMs ?? 3 * timeoutMs)
   const store = createEmailConfigStore(options.db.systemStore(EMAIL_NAMESPACE))
   const build = (config: EmailConfig): Current => ({
     config,
@@ -119,7 +123,7 @@ export function createEmailService(options: EmailServiceOptions): EmailService {
         subject: message.subject,
         text: message.text,
         ...(message.html === undefined ? {} : { html: message.html }),
-        signal: AbortSignal.timeout(3 * timeoutMs),
+        signal: AbortSignal.timeout(sendTimeoutMs),
       })
       return { messageId: info.messageId, response: info.response }
     } catch (err) {
@@ -156,6 +160,13 @@ export function createEmailService(options: EmailServiceOptions): EmailService {
       }
     },
   }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive number, got ${value}`)
+  }
+  return value
 }
 
 function reason(err: unknown): string {
