@@ -1,5 +1,6 @@
+import { CronDate } from 'cron-parser'
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { parseCronExpression } from './cron-expression'
 import { isSchedulerError } from './errors'
 
@@ -163,38 +164,77 @@ const wrongCount = fc
   .map((fields) => fields.join(' '))
 const anyText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }))
 
+// cron-parser gives up a search after 10 000 loop iterations (its LOOP_LIMIT), each moving the
+// candidate date at most once in UTC. Parsing searches once and the property below twice more.
+const SEARCH_STEP_LIMIT = 10_000
+const MAX_STEPS_PER_INPUT = 3 * SEARCH_STEP_LIMIT
+
+/**
+ * Counts the date moves cron-parser makes while searching for a firing time: a measure of the
+ * work done that does not depend on the machine's speed. Past `limit` a move throws, so a search
+ * that would never end fails the count instead of hanging the test.
+ */
+function countSearchSteps(limit: number) {
+  const move = CronDate.prototype.applyDateOperation
+  let steps = 0
+  const spy = vi.spyOn(CronDate.prototype, 'applyDateOperation').mockImplementation(function (
+    this: CronDate,
+    ...args
+  ) {
+    steps += 1
+    if (steps > limit) throw new Error(`more than ${limit} search steps`)
+    move.apply(this, args)
+  })
+  return {
+    get steps() {
+      return steps
+    },
+    /** Starts a new count (and drops the calls the spy recorded, which are not needed). */
+    reset() {
+      steps = 0
+      spy.mockClear()
+    },
+    restore: () => spy.mockRestore(),
+  }
+}
+
 describe('parseCronExpression (fuzz)', () => {
-  it('either accepts with a future minute-aligned next run, or refuses with INVALID_CRON, quickly', () => {
+  it('either accepts with a future minute-aligned next run, or refuses with INVALID_CRON, in bounded steps', () => {
     let acceptedCount = 0
     const from = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2090, 0, 1) })
-    fc.assert(
-      fc.property(
-        fc.oneof(fiveFields, fiveFields, fiveFields, wrongCount, anyText),
-        from,
-        (source, now) => {
-          const started = performance.now()
-          let accepted = false
-          try {
-            const cron = parseCronExpression(source, { now })
-            accepted = true
-            acceptedCount += 1
-            const next = cron.nextAfter(now)
-            expect(next).toBeGreaterThan(now)
-            expect((next ?? 0) % 60_000).toBe(0)
-            const following = cron.nextAfter(next ?? 0)
-            if (following !== undefined) expect(following).toBeGreaterThan(next ?? 0)
-            expect(cron.source.split(' ')).toHaveLength(5)
-          } catch (err) {
-            if (accepted) throw err
-            expect(isSchedulerError(err, 'INVALID_CRON')).toBe(true)
-            expect((err as Error).message).toMatch(/^invalid cron expression /)
-          }
-          // cron-parser bounds its search; never-firing expressions must not hang.
-          expect(performance.now() - started).toBeLessThan(1000)
-        },
-      ),
-      { numRuns: 1000 },
-    )
+    const search = countSearchSteps(MAX_STEPS_PER_INPUT)
+    try {
+      fc.assert(
+        fc.property(
+          fc.oneof(fiveFields, fiveFields, fiveFields, wrongCount, anyText),
+          from,
+          (source, now) => {
+            search.reset()
+            let accepted = false
+            try {
+              const cron = parseCronExpression(source, { now })
+              accepted = true
+              acceptedCount += 1
+              const next = cron.nextAfter(now)
+              expect(next).toBeGreaterThan(now)
+              expect((next ?? 0) % 60_000).toBe(0)
+              const following = cron.nextAfter(next ?? 0)
+              if (following !== undefined) expect(following).toBeGreaterThan(next ?? 0)
+              expect(cron.source.split(' ')).toHaveLength(5)
+            } catch (err) {
+              if (accepted) throw err
+              expect(isSchedulerError(err, 'INVALID_CRON')).toBe(true)
+              expect((err as Error).message).toMatch(/^invalid cron expression /)
+            }
+            // cron-parser bounds its search; never-firing expressions must not hang.
+            expect(search.steps).toBeLessThanOrEqual(MAX_STEPS_PER_INPUT)
+          },
+        ),
+        { numRuns: 1000 },
+      )
+    } finally {
+      search.restore()
+    }
     // The generator must reach both outcomes, or the property checks little.
     expect(acceptedCount).toBeGreaterThan(100)
     expect(acceptedCount).toBeLessThan(900)
