@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import type { ServerResponse } from 'node:http'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Logger } from '../logger'
 import type { AppEnv } from '../routing/app-env'
+import { nodeBindings } from '../routing/node-bindings'
 
 /** The header a request id travels in, both ways. */
 export const REQUEST_ID_HEADER = 'X-Request-Id'
@@ -34,7 +34,7 @@ export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
     // Hono's light response into a full one, and on the Node response would make Node merge
     // two header sets: both cost small GETs dearly.
     c.header(REQUEST_ID_HEADER, requestId)
-    const outgoing = nodeResponse(c)
+    const outgoing = nodeBindings(c)?.outgoing
     // Kept now: a finished response lets go of its socket.
     const socket = outgoing?.socket ?? undefined
     const sentBefore = socket?.bytesWritten ?? 0
@@ -72,10 +72,4 @@ function accessFields(
     ...(principal?.userId != null ? { userId: principal.userId } : {}),
     ...(principal?.keyId !== undefined ? { keyId: principal.keyId } : {}),
   }
-}
-
-// @hono/node-server passes the Node response as `c.env.outgoing`; `app.request()` does not.
-function nodeResponse(c: Context<AppEnv>): ServerResponse | undefined {
-  const env = c.env as { outgoing?: ServerResponse } | undefined
-  return env?.outgoing
 }

@@ -1,8 +1,9 @@
 import type { Http2Bindings, HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
-import { ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import type { Context } from 'hono'
 import type { AppEnv } from './app-env'
+import { nodeBindings } from './node-bindings'
 
 /**
  * Large bodies written to the Node response by the server itself, part by part, instead of
@@ -31,12 +32,6 @@ type Carrier = HttpBindings & { [PENDING]?: DirectBody }
 
 let marks = 0
 
-// HTTP/1 only: the server speaks nothing else, and an HTTP/2 response writes differently.
-function nodeBindings(c: Context<AppEnv>): Carrier | undefined {
-  const env = c.env as Partial<HttpBindings> | undefined
-  return env?.outgoing instanceof ServerResponse ? (env as Carrier) : undefined
-}
-
 /** True when the app runs under @hono/node-server (not `app.request()`): direct bodies work. */
 export function canAnswerWithParts(c: Context<AppEnv>): boolean {
   return nodeBindings(c) !== undefined
@@ -54,7 +49,7 @@ export async function answerWithParts(
   parts: AsyncGenerator<Uint8Array>,
   onError: (err: unknown) => void,
 ): Promise<Response> {
-  const env = nodeBindings(c)
+  const env = nodeBindings(c) as Carrier | undefined
   if (env === undefined) throw new Error('answerWithParts needs the Node.js adapter')
   const first = await parts.next()
   if (first.done === true) return c.body(null, status, headers)
