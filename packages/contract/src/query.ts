@@ -1,7 +1,11 @@
 import * as v from 'valibot'
 import { entryViewSchema } from './files'
 
-/** Comparison operators of `POST /files/query` (DESIGN §3.8). */
+/**
+ * Comparison operators of `POST /files/query` (DESIGN §3.8). The engine, which runs queries,
+ * owns this list (`QUERY_OPERATORS` of `@svcdb/engine`); this is its wire copy, so the
+ * contract loads in browsers without the engine. A test in the engine holds the two equal.
+ */
 export const QUERY_OPERATORS = [
   'eq',
   'neq',

@@ -36,7 +36,9 @@ export const SAFE_QUERY_FIELDS = [
 export type SafeQueryField = (typeof SAFE_QUERY_FIELDS)[number]
 
 /**
- * Comparison operators. `has`, `has_any` and `has_all` exist for `tags` only; the others
+ * Comparison operators of group membership (spec "Group"). Not the file query language of
+ * `@svcdb/engine` and `@svcdb/contract` that shares the export name: a vocabulary of its
+ * own over user fields (`starts_with`, `has*`; no `prefix`, `exists`). `has`, `has_any` and `has_all` exist for `tags` only; the others
  * compare numerically on the timestamps and as strings otherwise (on `tags`, against the
  * comma-joined tag string). `in` takes a comma-separated list.
  */

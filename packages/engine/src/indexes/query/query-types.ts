@@ -1,6 +1,10 @@
 import type { DocumentFacts } from '../index-values'
 
-/** Comparison operators of a query condition (DESIGN §3.8). */
+/**
+ * Comparison operators of a query condition (DESIGN §3.8): the query language's one
+ * definition, since the engine executes it. `@svcdb/contract` mirrors it for the wire
+ * (layer-0 packages import no other); `query-operators.test.ts` holds the two equal.
+ */
 export const QUERY_OPERATORS = [
   'eq',
   'neq',
