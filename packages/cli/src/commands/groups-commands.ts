@@ -2,7 +2,7 @@ import type { CommandGroup } from '../command'
 import { usageError } from '../cli-error'
 import { stringOption } from '../option-value'
 import { formatKeyValue } from '../output/key-value'
-import { formatTable } from '../output/table'
+import { getCommand, listCommand, removeCommand } from './resource-commands'
 
 // The group fields each option sets.
 /** The options of `groups create` and `groups update`. */
@@ -35,26 +35,19 @@ export const groupsGroup: CommandGroup = {
   name: 'groups',
   summary: 'create, list, show, update and delete groups (root)',
   subcommands: [
-    {
-      name: 'list',
+    listCommand({
       summary: 'list groups',
-      usage: '',
-      args: [0, 0],
-      async run(_p, _v, ctx) {
-        const groups = await (await ctx.client()).groups.list()
-        ctx.print(groups, () =>
-          formatTable(groups, [
-            { heading: 'name', cell: (g) => g.name },
-            { heading: 'allow', cell: (g) => g.default_allow },
-            { heading: 'deny', cell: (g) => g.default_deny },
-            {
-              heading: 'members',
-              cell: (g) => `${g.query_field} ${g.query_operator} ${g.query_value}`,
-            },
-          ]),
-        )
-      },
-    },
+      list: (client) => client.groups.list(),
+      columns: [
+        { heading: 'name', cell: (g) => g.name },
+        { heading: 'allow', cell: (g) => g.default_allow },
+        { heading: 'deny', cell: (g) => g.default_deny },
+        {
+          heading: 'members',
+          cell: (g) => `${g.query_field} ${g.query_operator} ${g.query_value}`,
+        },
+      ],
+    }),
     {
       name: 'create',
       summary: 'create a group: members by a query on user fields',
@@ -80,16 +73,11 @@ export const groupsGroup: CommandGroup = {
         ctx.print(group, () => formatKeyValue(group))
       },
     },
-    {
-      name: 'get',
+    getCommand({
       summary: 'show a group',
       usage: '<name>',
-      args: [1, 1],
-      async run([name], _v, ctx) {
-        const group = await (await ctx.client()).groups.get(name as string)
-        ctx.print(group, () => formatKeyValue(group))
-      },
-    },
+      get: (client, name) => client.groups.get(name),
+    }),
     {
       name: 'update',
       summary: 'change a group',
@@ -114,15 +102,12 @@ export const groupsGroup: CommandGroup = {
         ctx.print(group, () => formatKeyValue(group))
       },
     },
-    {
+    removeCommand({
       name: 'delete',
       summary: 'delete a group and its shares',
       usage: '<name>',
-      args: [1, 1],
-      async run([name], _v, ctx) {
-        const result = await (await ctx.client()).groups.delete(name as string)
-        ctx.print(result, () => `deleted group ${result.name}\n`)
-      },
-    },
+      remove: (client, name) => client.groups.delete(name),
+      done: (result) => `deleted group ${result.name}\n`,
+    }),
   ],
 }

@@ -4,6 +4,7 @@ import { stringOption } from '../option-value'
 import { formatKeyValue } from '../output/key-value'
 import { formatTable, formatTime } from '../output/table'
 import { remote } from './remote-options'
+import { removeCommand } from './resource-commands'
 import { resolveUserId, usernames } from './user-ref'
 
 const PERMISSIONS_HELP =
@@ -175,15 +176,12 @@ export const linksGroup: CommandGroup = {
         )
       },
     },
-    {
+    removeCommand({
       name: 'revoke',
       summary: 'revoke a share link: its key stops working at once',
       usage: '<key_id>',
-      args: [1, 1],
-      async run([id], _v, ctx) {
-        const result = await (await ctx.client()).files.shares.revokeLink(id as string)
-        ctx.print(result, () => `revoked ${id as string}\n`)
-      },
-    },
+      remove: (client, id) => client.files.shares.revokeLink(id),
+      done: (_result, id) => `revoked ${id}\n`,
+    }),
   ],
 }

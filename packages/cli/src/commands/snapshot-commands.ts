@@ -1,9 +1,11 @@
+import type { ForkView } from '@svcdb/contract'
 import type { CommandGroup } from '../command'
 import { usageError } from '../cli-error'
 import { stringOption } from '../option-value'
-import { formatTable, formatTime } from '../output/table'
+import { formatTime } from '../output/table'
 import type { Column } from '../output/table'
 import { forkPromoteCommand } from './head-commands'
+import { listCommand, removeCommand } from './resource-commands'
 
 interface Named {
   name: string
@@ -52,26 +54,18 @@ export const snapshotGroup: CommandGroup = {
         ctx.print(snapshot, () => `${snapshot.name}  ${snapshot.version}\n`)
       },
     },
-    {
-      name: 'list',
+    listCommand({
       summary: 'list snapshots',
-      usage: '',
-      args: [0, 0],
-      async run(_p, _v, ctx) {
-        const items = await (await ctx.client()).versions.snapshots.list()
-        ctx.print(items, () => formatTable(items, snapshotColumns))
-      },
-    },
-    {
+      list: (client) => client.versions.snapshots.list(),
+      columns: snapshotColumns,
+    }),
+    removeCommand({
       name: 'delete',
       summary: 'delete a snapshot (its data goes at the next GC unless still used)',
       usage: '<name>',
-      args: [1, 1],
-      async run([name], _v, ctx) {
-        const result = await (await ctx.client()).versions.snapshots.delete(name as string)
-        ctx.print(result, () => `deleted snapshot ${result.name}\n`)
-      },
-    },
+      remove: (client, name) => client.versions.snapshots.delete(name),
+      done: (result) => `deleted snapshot ${result.name}\n`,
+    }),
     {
       name: 'restore',
       summary: 'make a snapshot HEAD again (root)',
@@ -113,31 +107,18 @@ export const forkGroup: CommandGroup = {
         ctx.print(fork, () => `${fork.name}  ${fork.version}\n`)
       },
     },
-    {
-      name: 'list',
+    listCommand<ForkView>({
       summary: 'list forks',
-      usage: '',
-      args: [0, 0],
-      async run(_p, _v, ctx) {
-        const items = await (await ctx.client()).versions.forks.list()
-        ctx.print(items, () =>
-          formatTable(items, [
-            ...(snapshotColumns as Column<(typeof items)[number]>[]),
-            { heading: 'base', cell: (f) => f.base.slice(0, 12) },
-          ]),
-        )
-      },
-    },
+      list: (client) => client.versions.forks.list(),
+      columns: [...snapshotColumns, { heading: 'base', cell: (f) => f.base.slice(0, 12) }],
+    }),
     forkPromoteCommand,
-    {
+    removeCommand({
       name: 'abandon',
       summary: 'remove a fork (root)',
       usage: '<name>',
-      args: [1, 1],
-      async run([name], _v, ctx) {
-        const result = await (await ctx.client()).versions.forks.abandon(name as string)
-        ctx.print(result, () => `abandoned fork ${result.name}\n`)
-      },
-    },
+      remove: (client, name) => client.versions.forks.abandon(name),
+      done: (result) => `abandoned fork ${result.name}\n`,
+    }),
   ],
 }

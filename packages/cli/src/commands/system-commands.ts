@@ -1,8 +1,9 @@
-import type { Command, CommandGroup } from '../command'
+import type { Command, CommandGroup, OptionSpecs } from '../command'
 import { usageError } from '../cli-error'
-import { formatBytes, formatTable, formatTime } from '../output/table'
+import { formatBytes, formatTime } from '../output/table'
 import { stringOption } from '../option-value'
 import { formatKeyValue } from '../output/key-value'
+import { getCommand, listCommand, removeCommand } from './resource-commands'
 
 function parseJsonObject(text: string | undefined, flag: string): Record<string, unknown> {
   if (text === undefined) return {}
@@ -16,59 +17,44 @@ function parseJsonObject(text: string | undefined, flag: string): Record<string,
   throw usageError(`${flag} takes a JSON object`)
 }
 
+/** `--dry-run` of `gc` and `tasks gc`. */
+const DRY_RUN_OPTION: OptionSpecs = {
+  'dry-run': { type: 'boolean', help: 'Report what would be reclaimed without deleting anything.' },
+}
+
 /** `svcdb tasks …` (root) */
 export const tasksGroup: CommandGroup = {
   name: 'tasks',
   summary: 'list, show and cancel background tasks; enqueue gc and reindex (root)',
   subcommands: [
-    {
-      name: 'list',
+    listCommand({
       summary: 'list tasks',
-      usage: '',
-      args: [0, 0],
-      async run(_p, _v, ctx) {
-        const tasks = await (await ctx.client()).tasks.list()
-        ctx.print(tasks, () =>
-          formatTable(tasks, [
-            { heading: 'id', cell: (t) => t.id },
-            { heading: 'type', cell: (t) => t.task_type },
-            { heading: 'status', cell: (t) => t.status },
-            { heading: 'progress', cell: (t) => `${Math.round(t.progress * 100)}%`, right: true },
-            { heading: 'created', cell: (t) => formatTime(t.created_at) },
-          ]),
-        )
-      },
-    },
-    {
-      name: 'get',
+      list: (client) => client.tasks.list(),
+      columns: [
+        { heading: 'id', cell: (t) => t.id },
+        { heading: 'type', cell: (t) => t.task_type },
+        { heading: 'status', cell: (t) => t.status },
+        { heading: 'progress', cell: (t) => `${Math.round(t.progress * 100)}%`, right: true },
+        { heading: 'created', cell: (t) => formatTime(t.created_at) },
+      ],
+    }),
+    getCommand({
       summary: 'show a task',
       usage: '<id>',
-      args: [1, 1],
-      async run([id], _v, ctx) {
-        const task = await (await ctx.client()).tasks.get(id as string)
-        ctx.print(task, () => formatKeyValue(task))
-      },
-    },
-    {
+      get: (client, id) => client.tasks.get(id),
+    }),
+    removeCommand({
       name: 'cancel',
       summary: 'cancel a task (a running one is aborted)',
       usage: '<id>',
-      args: [1, 1],
-      async run([id], _v, ctx) {
-        const result = await (await ctx.client()).tasks.cancel(id as string)
-        ctx.print(result, () => `${result.id} ${result.status}\n`)
-      },
-    },
+      remove: (client, id) => client.tasks.cancel(id),
+      done: (result) => `${result.id} ${result.status}\n`,
+    }),
     {
       name: 'gc',
       summary: 'enqueue a garbage collection',
       usage: '',
-      options: {
-        'dry-run': {
-          type: 'boolean',
-          help: 'Report what would be reclaimed without deleting anything.',
-        },
-      },
+      options: DRY_RUN_OPTION,
       args: [0, 0],
       async run(_p, values, ctx) {
         const task = await (await ctx.client()).tasks.gc({ dryRun: values['dry-run'] === true })
@@ -93,27 +79,20 @@ export const cronGroup: CommandGroup = {
   name: 'cron',
   summary: 'list, create, update and delete cron schedules (root)',
   subcommands: [
-    {
-      name: 'list',
+    listCommand({
       summary: 'list schedules',
-      usage: '',
-      args: [0, 0],
-      async run(_p, _v, ctx) {
-        const items = await (await ctx.client()).cron.list()
-        ctx.print(items, () =>
-          formatTable(items, [
-            { heading: 'id', cell: (c) => c.id },
-            { heading: 'schedule', cell: (c) => c.schedule },
-            { heading: 'type', cell: (c) => c.task_type },
-            { heading: 'enabled', cell: (c) => (c.enabled ? 'yes' : 'no') },
-            {
-              heading: 'next run',
-              cell: (c) => (c.next_run_at === undefined ? '' : formatTime(c.next_run_at)),
-            },
-          ]),
-        )
-      },
-    },
+      list: (client) => client.cron.list(),
+      columns: [
+        { heading: 'id', cell: (c) => c.id },
+        { heading: 'schedule', cell: (c) => c.schedule },
+        { heading: 'type', cell: (c) => c.task_type },
+        { heading: 'enabled', cell: (c) => (c.enabled ? 'yes' : 'no') },
+        {
+          heading: 'next run',
+          cell: (c) => (c.next_run_at === undefined ? '' : formatTime(c.next_run_at)),
+        },
+      ],
+    }),
     {
       name: 'create',
       summary: 'create a schedule (five-field UTC cron)',
@@ -167,16 +146,13 @@ export const cronGroup: CommandGroup = {
         ctx.print(updated, () => formatKeyValue(updated))
       },
     },
-    {
+    removeCommand({
       name: 'delete',
       summary: 'delete a schedule',
       usage: '<id>',
-      args: [1, 1],
-      async run([id], _v, ctx) {
-        const result = await (await ctx.client()).cron.delete(id as string)
-        ctx.print(result, () => `deleted ${result.id}\n`)
-      },
-    },
+      remove: (client, id) => client.cron.delete(id),
+      done: (result) => `deleted ${result.id}\n`,
+    }),
   ],
 }
 
@@ -245,12 +221,7 @@ export const systemCommands: Command[] = [
     name: 'gc',
     summary: 'collect garbage now and report what was reclaimed (root)',
     usage: '',
-    options: {
-      'dry-run': {
-        type: 'boolean',
-        help: 'Report what would be reclaimed without deleting anything.',
-      },
-    },
+    options: DRY_RUN_OPTION,
     args: [0, 0],
     async run(_p, values, ctx) {
       const result = await (await ctx.client()).system.gc({ dryRun: values['dry-run'] === true })

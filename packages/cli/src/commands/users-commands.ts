@@ -2,7 +2,7 @@ import type { CommandGroup } from '../command'
 import { usageError } from '../cli-error'
 import { stringOption } from '../option-value'
 import { formatKeyValue } from '../output/key-value'
-import { formatTable } from '../output/table'
+import { getCommand, listCommand, removeCommand } from './resource-commands'
 import { resolveUserId } from './user-ref'
 
 const tags = (value: unknown) =>
@@ -17,24 +17,17 @@ export const usersGroup: CommandGroup = {
   summary: 'create, list, show, update and deactivate users (root)',
   details: 'A user is named by username or by id wherever a command takes one.',
   subcommands: [
-    {
-      name: 'list',
+    listCommand({
       summary: 'list users',
-      usage: '',
-      args: [0, 0],
-      async run(_p, _v, ctx) {
-        const users = await (await ctx.client()).users.list()
-        ctx.print(users, () =>
-          formatTable(users, [
-            { heading: 'user_id', cell: (u) => u.user_id },
-            { heading: 'username', cell: (u) => u.username },
-            { heading: 'email', cell: (u) => u.email ?? '' },
-            { heading: 'active', cell: (u) => (u.is_active ? 'yes' : 'no') },
-            { heading: 'tags', cell: (u) => u.tags.join(',') },
-          ]),
-        )
-      },
-    },
+      list: (client) => client.users.list(),
+      columns: [
+        { heading: 'user_id', cell: (u) => u.user_id },
+        { heading: 'username', cell: (u) => u.username },
+        { heading: 'email', cell: (u) => u.email ?? '' },
+        { heading: 'active', cell: (u) => (u.is_active ? 'yes' : 'no') },
+        { heading: 'tags', cell: (u) => u.tags.join(',') },
+      ],
+    }),
     {
       name: 'create',
       summary: 'create a user',
@@ -61,17 +54,11 @@ export const usersGroup: CommandGroup = {
         ctx.print(user, () => formatKeyValue(user))
       },
     },
-    {
-      name: 'get',
+    getCommand({
       summary: 'show a user',
       usage: '<user>',
-      args: [1, 1],
-      async run([id], _v, ctx) {
-        const client = await ctx.client()
-        const user = await client.users.get(await resolveUserId(client, id as string))
-        ctx.print(user, () => formatKeyValue(user))
-      },
-    },
+      get: async (client, ref) => client.users.get(await resolveUserId(client, ref)),
+    }),
     {
       name: 'update',
       summary: 'change a user',
@@ -102,16 +89,12 @@ export const usersGroup: CommandGroup = {
         ctx.print(user, () => formatKeyValue(user))
       },
     },
-    {
+    removeCommand({
       name: 'deactivate',
       summary: 'deactivate a user (their keys stop working)',
       usage: '<user>',
-      args: [1, 1],
-      async run([id], _v, ctx) {
-        const client = await ctx.client()
-        const result = await client.users.deactivate(await resolveUserId(client, id as string))
-        ctx.print(result, () => `deactivated ${result.user_id}\n`)
-      },
-    },
+      remove: async (client, ref) => client.users.deactivate(await resolveUserId(client, ref)),
+      done: (result) => `deactivated ${result.user_id}\n`,
+    }),
   ],
 }
