@@ -1,0 +1,30 @@
+// Keys of the `meta` space: the format record, the persistent counters, and one committed
+// length per pack (`pack.000001`; ids past 999999 take more digits).
+
+/** The `meta` key of the format record (version, hash algorithm, chunker, creation time). */
+export const FORMAT_KEY = 'format'
+/** The `meta` key of the persistent counters. */
+export const COUNTERS_KEY = 'counters'
+
+const PACK_LENGTH_KEY = /^pack\.(\d{6,})$/
+
+/**
+ * Range of the `meta` space holding every committed pack length and nothing else: `/` is
+ * the byte right after `.`. Keys sort by id only below a million; no reader relies on it.
+ */
+export const PACK_LENGTH_RANGE = { gte: 'pack.', lt: 'pack/' } as const
+
+/** The `meta` key of pack `id`'s committed length (`id` a non-negative safe integer). */
+export function packLengthKey(id: number): string {
+  if (!Number.isSafeInteger(id) || id < 0)
+    throw new RangeError(`a pack id must be a non-negative safe integer, got ${id}`)
+  return `pack.${String(id).padStart(6, '0')}`
+}
+
+/** The pack id of a committed-length key, or `undefined` for another key. */
+export function parsePackLengthKey(key: string): number | undefined {
+  const match = PACK_LENGTH_KEY.exec(key)
+  if (match === null) return undefined
+  const id = Number(match[1])
+  return Number.isSafeInteger(id) ? id : undefined
+}
