@@ -17,7 +17,7 @@ import { ObjectStore, WriteSet } from './objects/object-store'
 import { pageTotals } from './objects/tree-objects'
 import type { Storage } from './storage/open-storage'
 import { DEFAULT_HEAD_LOG_RETENTION_MS } from './versions/head-log'
-import { HEAD } from './versions/ref-names'
+import { FORMAT_KEY, HEAD } from './meta/keys'
 
 /** Options of {@link Database.open}: a directory on disk, or any abstract-level database. */
 export interface DatabaseOptions {
@@ -90,7 +90,7 @@ export async function openCore(
       [
         ...init.ops(),
         { type: 'put', space: 'ref', key: HEAD, value: root },
-        { type: 'put', space: 'meta', key: 'format', value: jsonValue(format) },
+        { type: 'put', space: 'meta', key: FORMAT_KEY, value: jsonValue(format) },
       ],
       { sync: true },
     )

@@ -1,6 +1,7 @@
 import type { RefInfo, RefMove, Tally } from './commit/committer'
 import { EngineError } from './errors'
 import { parseHash, toHex } from './internal/hex'
+import { COUNTERS_KEY, FORMAT_KEY, parseSequenceKey, refName, sequenceKey } from './meta/keys'
 import type { MetaOp, MetaStore } from './meta/meta-store'
 import type { HashAlgorithm } from './hashing/hasher'
 import type { StoredCounters } from './stats/engine-stats'
@@ -36,7 +37,7 @@ export function parseJson<T>(bytes: Uint8Array | undefined): T | undefined {
 
 /** Reads the format record, refusing layouts this version cannot read. */
 export async function readFormat(meta: MetaStore): Promise<FormatRecord | undefined> {
-  const format = parseJson<FormatRecord>(await meta.get('meta', 'format'))
+  const format = parseJson<FormatRecord>(await meta.get('meta', FORMAT_KEY))
   if (format !== undefined && format.formatVersion > DATABASE_FORMAT_VERSION) {
     throw new EngineError(
       'CONFLICT',
@@ -53,14 +54,10 @@ export async function readFormat(meta: MetaStore): Promise<FormatRecord | undefi
 export async function upgradeFormat(meta: MetaStore, format: FormatRecord): Promise<FormatRecord> {
   if (format.formatVersion >= DATABASE_FORMAT_VERSION) return format
   const upgraded = { ...format, formatVersion: DATABASE_FORMAT_VERSION }
-  await meta.batch([{ type: 'put', space: 'meta', key: 'format', value: jsonValue(upgraded) }], {
+  await meta.batch([{ type: 'put', space: 'meta', key: FORMAT_KEY, value: jsonValue(upgraded) }], {
     sync: true,
   })
   return upgraded
-}
-
-function logKey(seq: number): string {
-  return String(seq).padStart(16, '0')
 }
 
 /** One ref move of the version log, as stored. */
@@ -78,13 +75,14 @@ export async function* readVersionLog(
   meta: MetaStore,
   options: { reverse?: boolean; after?: number } = {},
 ): AsyncGenerator<LogRecord> {
-  const range = options.after === undefined ? {} : { gt: logKey(options.after) }
+  const range = options.after === undefined ? {} : { gt: sequenceKey(options.after) }
   for await (const [key, value] of meta.iterate('log', {
     ...range,
     reverse: options.reverse ?? false,
   })) {
+    const seq = parseSequenceKey(key)
     const record = parseJson<Omit<LogRecord, 'seq'>>(value)
-    if (record !== undefined) yield { seq: Number(key), ...record }
+    if (seq !== undefined && record !== undefined) yield { seq, ...record }
   }
 }
 
@@ -110,8 +108,8 @@ export class DatabaseState {
   }
 
   private countRef(ref: string, delta: number): void {
-    if (ref.startsWith('snap/')) this.namedRefs.snapshots += delta
-    else if (ref.startsWith('fork/')) this.namedRefs.forks += delta
+    if (refName('snapshot', ref) !== undefined) this.namedRefs.snapshots += delta
+    else if (refName('fork', ref) !== undefined) this.namedRefs.forks += delta
   }
 
   /** Snapshots and forks, kept as refs come and go so stats stay O(1). */
@@ -128,18 +126,20 @@ export class DatabaseState {
     const infos = new Map<string, RefInfo>()
     for await (const [key, value] of meta.iterate('refinfo'))
       infos.set(key, parseJson<RefInfo>(value) as RefInfo)
-    const counters = parseJson<StoredCounters>(await meta.get('meta', 'counters')) ?? {
+    const counters = parseJson<StoredCounters>(await meta.get('meta', COUNTERS_KEY)) ?? {
       chunks: 0,
       chunkRawBytes: 0,
       chunkStoredBytes: 0,
       voidBytes: 0,
     }
     let logSeq = 0
-    for await (const [key] of meta.iterate('log', { reverse: true, limit: 1 })) logSeq = Number(key)
-    // A smaller limit than last time: drop what is now outside the window.
+    for await (const [key] of meta.iterate('log', { reverse: true, limit: 1 }))
+      logSeq = parseSequenceKey(key) ?? 0
+    // A smaller limit than last time: drop what is now outside the window (sequences start at 1).
     const trimmed: MetaOp[] = []
-    for await (const [key] of meta.iterate('log', { lte: logKey(logSeq - logLimit) }))
-      trimmed.push({ type: 'del', space: 'log', key })
+    if (logSeq - logLimit > 0)
+      for await (const [key] of meta.iterate('log', { lte: sequenceKey(logSeq - logLimit) }))
+        trimmed.push({ type: 'del', space: 'log', key })
     if (trimmed.length > 0) await meta.batch(trimmed, { sync: true })
     return new DatabaseState(refs, infos, counters, logSeq, logLimit)
   }
@@ -157,7 +157,12 @@ export class DatabaseState {
   /** Ops recording a group's ref moves in the version log and its counters. */
   groupOps(moves: readonly RefMove[], tally: Tally): MetaOp[] {
     const ops: MetaOp[] = [
-      { type: 'put', space: 'meta', key: 'counters', value: jsonValue(this.countersAfter(tally)) },
+      {
+        type: 'put',
+        space: 'meta',
+        key: COUNTERS_KEY,
+        value: jsonValue(this.countersAfter(tally)),
+      },
     ]
     let seq = this.logSeq
     for (const move of moves) {
@@ -168,7 +173,7 @@ export class DatabaseState {
         to: move.to === null ? null : toHex(move.to),
         at: move.at,
       }
-      ops.push({ type: 'put', space: 'log', key: logKey(seq), value: jsonValue(record) })
+      ops.push({ type: 'put', space: 'log', key: sequenceKey(seq), value: jsonValue(record) })
       // Kept apart from the bounded version log: its records age out by time, not by count.
       if (move.headLog !== undefined && move.from !== null && move.to !== null)
         ops.push(headLogOp(seq, move.from, move.to, move.at, move.headLog))
@@ -176,7 +181,7 @@ export class DatabaseState {
       else if (move.info !== undefined)
         ops.push({ type: 'put', space: 'refinfo', key: move.ref, value: jsonValue(move.info) })
       if (seq > this.logLimit)
-        ops.push({ type: 'del', space: 'log', key: logKey(seq - this.logLimit) })
+        ops.push({ type: 'del', space: 'log', key: sequenceKey(seq - this.logLimit) })
     }
     return ops
   }

@@ -15,7 +15,7 @@ import type { DirPage, Totals } from './objects/tree-objects'
 import { TreeView } from './read/tree-view'
 import type { ViewContext } from './read/tree-view'
 import { DatabaseMeters } from './stats/database-meters'
-import { describeRef, HEAD } from './versions/ref-names'
+import { describeRef, HEAD } from './meta/keys'
 
 /** A source of the current time in Unix milliseconds; injectable for tests. */
 export interface Clock {

@@ -1,4 +1,4 @@
-import { EngineError } from './errors'
+import { assertSystemNamespace, parseSystemKey, systemKey } from './meta/keys'
 import type { MetaOp, MetaStore } from './meta/meta-store'
 
 /** One write of a {@link SystemStore} batch. */
@@ -19,7 +19,6 @@ export interface SystemStore {
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
-const NAMESPACE = /^[a-z][a-z0-9-]{0,31}$/
 
 /** The system store of `namespace` over `meta`. */
 export function createSystemStore(
@@ -27,39 +26,39 @@ export function createSystemStore(
   namespace: string,
   assertOpen: () => void,
 ): SystemStore {
-  if (!NAMESPACE.test(namespace)) {
-    throw new EngineError(
-      'INVALID_INPUT',
-      `invalid system namespace ${JSON.stringify(namespace)}: use a-z, 0-9 and '-'`,
-    )
-  }
-  const prefix = `${namespace}/`
+  assertSystemNamespace(namespace)
   return {
     async get(key) {
       assertOpen()
-      const value = await meta.get('sys', prefix + key)
+      const value = await meta.get('sys', systemKey(namespace, key))
       return value === undefined ? undefined : decoder.decode(value)
     },
     async batch(ops, options = {}) {
       assertOpen()
       const metaOps = ops.map((op): MetaOp =>
         op.type === 'put'
-          ? { type: 'put', space: 'sys', key: prefix + op.key, value: encoder.encode(op.value) }
-          : { type: 'del', space: 'sys', key: prefix + op.key },
+          ? {
+              type: 'put',
+              space: 'sys',
+              key: systemKey(namespace, op.key),
+              value: encoder.encode(op.value),
+            }
+          : { type: 'del', space: 'sys', key: systemKey(namespace, op.key) },
       )
       await meta.batch(metaOps, { sync: options.sync ?? true })
     },
     async entries(start, options = {}) {
       assertOpen()
       const out: [string, string][] = []
-      const from = prefix + start
-      const range = options.after === undefined ? { gte: from } : { gt: prefix + options.after }
+      const from = systemKey(namespace, start)
+      const range =
+        options.after === undefined ? { gte: from } : { gt: systemKey(namespace, options.after) }
       // Keys sort by their UTF-8 bytes, so every key with the prefix follows `from` in one
       // run: stop at the first one without it (no upper-bound key to get wrong).
       for await (const [key, value] of meta.iterate('sys', range)) {
         if (!key.startsWith(from)) break
         if (options.limit !== undefined && out.length >= options.limit) break
-        out.push([key.slice(prefix.length), decoder.decode(value)])
+        out.push([(parseSystemKey(key) as { key: string }).key, decoder.decode(value)])
       }
       return out
     },

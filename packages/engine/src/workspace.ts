@@ -7,7 +7,7 @@ import { parseHash, toHex } from './internal/hex'
 import { normalizePath } from './path/db-path'
 import type { TreeView } from './read/tree-view'
 import type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
-import { forkOf } from './versions/ref-names'
+import { forkOf } from './meta/keys'
 import { writeFiles } from './write/bulk-write'
 import type {
   BulkChunksFile,

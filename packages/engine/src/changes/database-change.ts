@@ -1,6 +1,6 @@
 import { toHex } from '../internal/hex'
 import type { EntryKind } from '../objects/tree-objects'
-import { forkOf } from '../versions/ref-names'
+import { forkOf } from '../meta/keys'
 
 /** An entry a change touched. Paths are absolute (`/a/b.txt`). */
 export interface ChangedEntry {

@@ -3,17 +3,13 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isEngineError } from '../errors'
 import { createHasher } from '../hashing/create-hasher'
+import { PACK_LENGTH_RANGE, parsePackLengthKey } from '../meta/keys'
 import type { KeyOf, MetaStore, RangeOptions, Space } from '../meta/meta-store'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 import type { CompactOptions, CompactReport } from './chunk-store'
 import { RECORD_HEADER_LENGTH, decodeChunkRecordHeader } from './chunk-record'
 import { packFileName } from './pack-file'
-import {
-  PACK_LENGTH_RANGE,
-  decodePackLength,
-  decodePackLocation,
-  parsePackLengthKey,
-} from './pack-location'
+import { decodePackLength, decodePackLocation } from './pack-location'
 import { cleanUpPackFixtures, newPackDir, openPackFixture } from './pack-store-fixture'
 import type { PackFixture, PackFixtureOptions } from './pack-store-fixture'
 

@@ -10,7 +10,8 @@ import { PackCopier } from './pack-copier'
 import type { PackFile } from './pack-file'
 import type { PackFileSystem } from './pack-file-system'
 import { liveBytesByPack, planCompaction } from './pack-compaction-plan'
-import { decodePackLocation, indexOp, packLengthKey, packLengthOp } from './pack-location'
+import { packLengthKey } from '../meta/keys'
+import { decodePackLocation, indexOp, packLengthOp } from './pack-location'
 import type { PackLocation } from './pack-location'
 
 /** Live records are read and copied this many bytes at a time (one batch never spans packs). */

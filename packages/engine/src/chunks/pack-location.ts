@@ -1,4 +1,5 @@
 import { EngineError } from '../errors'
+import { packLengthKey } from '../meta/keys'
 import type { MetaOp } from '../meta/meta-store'
 
 /** Where a chunk record lives: the `chunkidx` value of the pack store. */
@@ -48,24 +49,9 @@ export function indexOp(hash: Uint8Array, location: PackLocation): MetaOp {
   return { type: 'put', space: 'chunkidx', key: hash, value: encodePackLocation(location) }
 }
 
-// Committed length of each pack, in the `meta` space: `pack.000001` → u64 little-endian. It
-// only ever records bytes that were fdatasync'ed before the batch holding it, so it is a safe
-// place to start the torn-tail scan on open.
-const LENGTH_KEY = /^pack\.(\d{6,})$/
-
-/** Range of the `meta` space holding committed pack lengths. */
-export const PACK_LENGTH_RANGE = { gte: 'pack.', lt: 'pack/' } as const
-
-/** The `meta` key of pack `id`'s committed length. */
-export function packLengthKey(id: number): string {
-  return `pack.${String(id).padStart(6, '0')}`
-}
-
-/** The pack id of a committed-length key, or undefined for another key. */
-export function parsePackLengthKey(key: string): number | undefined {
-  const match = LENGTH_KEY.exec(key)
-  return match === null ? undefined : Number(match[1])
-}
+// Committed length of each pack, in the `meta` space (key: `packLengthKey`) as u64
+// little-endian. It only ever records bytes that were fdatasync'ed before the batch holding
+// it, so it is a safe place to start the torn-tail scan on open.
 
 /** The op recording that pack `id` holds `length` durable bytes. */
 export function packLengthOp(id: number, length: number): MetaOp {

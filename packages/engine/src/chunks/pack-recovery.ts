@@ -4,7 +4,8 @@ import { CHUNK_CODEC } from './chunk-codec'
 import { RECORD_HEADER_LENGTH, bodyMatches, decodeChunkRecordHeader } from './chunk-record'
 import { PackFile, parsePackFileName } from './pack-file'
 import type { PackFileSystem } from './pack-file-system'
-import { PACK_LENGTH_RANGE, decodePackLength, parsePackLengthKey } from './pack-location'
+import { PACK_LENGTH_RANGE, parsePackLengthKey } from '../meta/keys'
+import { decodePackLength } from './pack-location'
 
 /** A pack holding fewer bytes than were committed to it: some of its records are lost. */
 export interface DamagedPack {

@@ -3,7 +3,7 @@ import { EngineError } from '../errors'
 import type { MetaOp } from '../meta/meta-store'
 import type { ObjectStore } from '../objects/object-store'
 import { WriteSet } from '../objects/object-store'
-import { describeRef } from '../versions/ref-names'
+import { describeRef } from '../meta/keys'
 import { collapseVersions, refOfChange } from './collapse-versions'
 import type { Mutation, RefMove, Tally } from './committer'
 

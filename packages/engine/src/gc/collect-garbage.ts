@@ -1,5 +1,5 @@
 import type { CompactReport } from '../chunks/chunk-store'
-import { dirHashOfRecordKey } from '../indexes/index-store'
+import { COUNTERS_KEY, dirHashOfRecordKey } from '../meta/keys'
 import { jsonValue, readVersionLog } from '../database-state'
 import type { EngineCore } from '../engine-core'
 import { EngineError, throwIfAborted } from '../errors'
@@ -232,7 +232,7 @@ async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]>
         counters.chunkRawBytes -= c.rawBytes
       }
     }
-    ops.push({ type: 'put', space: 'meta', key: 'counters', value: jsonValue(counters) })
+    ops.push({ type: 'put', space: 'meta', key: COUNTERS_KEY, value: jsonValue(counters) })
     await core.meta.batch(ops, { sync: true })
     core.state.counters = counters
     core.objects.evict(keys)

@@ -12,7 +12,8 @@ import type { DocumentScope } from './document-scope'
 import { findIndexConfig } from './find-config'
 import type { IndexConfig } from './index-config'
 import { documentKeys, indexEntry, needsJson, readDocument } from './index-documents'
-import { indexRecordKey, readIndexRoots, writeIndexRoots } from './index-store'
+import { indexRecordKey } from '../meta/keys'
+import { readIndexRoots, writeIndexRoots } from './index-store'
 
 /** What maintenance reads and writes through. */
 export interface MaintenanceDeps {

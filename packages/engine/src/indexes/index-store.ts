@@ -1,21 +1,10 @@
+import { indexRecordKey } from '../meta/keys'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 
-/**
- * Where a directory version's indexes are found: key `dir tree hash ‖ config entry hash`,
- * value the root page hash of each declared index, in the config's order. Derived data,
- * outside the version hash: GC drops the records of directory versions no longer live.
- */
-export function indexRecordKey(dirHash: Uint8Array, configHash: Uint8Array): Uint8Array {
-  const key = new Uint8Array(dirHash.length + configHash.length)
-  key.set(dirHash, 0)
-  key.set(configHash, dirHash.length)
-  return key
-}
-
-/** The directory tree hash of a record key. */
-export function dirHashOfRecordKey(key: Uint8Array): Uint8Array {
-  return key.subarray(0, key.length / 2)
-}
+// Where a directory version's indexes are found: key `indexRecordKey(dir tree hash, config
+// entry hash)`, value the root page hash of each declared index, in the config's order.
+// Derived data, outside the version hash: GC drops the records of directory versions no
+// longer live.
 
 /** Reads the index roots of a directory version, if they were built. */
 export async function readIndexRoots(

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
 import { Database } from '../database'
 import { EngineError } from '../errors'
+import { FORMAT_KEY } from '../meta/keys'
 import { damagedTables } from '../meta/level-files-check'
 import { isLevelLocked } from '../meta/level-lock-probe'
 import { createLevelMetaStore } from '../meta/level-meta-store'
@@ -106,7 +107,7 @@ async function assertFormatKept(metaDir: string, path: string): Promise<void> {
   await level.open()
   const meta = createLevelMetaStore(level)
   try {
-    if ((await meta.get('meta', 'format')) === undefined)
+    if ((await meta.get('meta', FORMAT_KEY)) === undefined)
       throw new EngineError(
         'CONTENT_CORRUPT',
         `the repaired metadata of ${path} has no format record; nothing more was written. ` +

@@ -1,4 +1,5 @@
 import { toHex } from '../internal/hex'
+import { sequenceKey } from '../meta/keys'
 import type { MetaOp } from '../meta/meta-store'
 
 const encoder = new TextEncoder()
@@ -26,12 +27,10 @@ export interface HeadLogMark {
   by?: string
 }
 
-/** Key of a HEAD log record: the version log sequence of the same move, so keys ascend. */
-export function headLogKey(seq: number): string {
-  return String(seq).padStart(16, '0')
-}
-
-/** The record a HEAD move writes, in the same batch as the move. */
+/**
+ * The record a HEAD move writes, in the same batch as the move, keyed by the version log
+ * sequence of the same move (so keys ascend).
+ */
 export function headLogOp(
   seq: number,
   from: Uint8Array,
@@ -44,7 +43,7 @@ export function headLogOp(
   return {
     type: 'put',
     space: 'headlog',
-    key: headLogKey(seq),
+    key: sequenceKey(seq),
     value: encoder.encode(JSON.stringify(entry)),
   }
 }

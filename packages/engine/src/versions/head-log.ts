@@ -1,6 +1,7 @@
 import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { parseHash, sameBytes, toHex } from '../internal/hex'
+import { isSequenceKey } from '../meta/keys'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { parseHeadLogEntry } from './head-log-record'
 import type { HeadLogEntry, HeadLogMark, HeadMoveCause } from './head-log-record'
@@ -89,7 +90,7 @@ export async function headLogPage(core: EngineCore, options: HeadLogOptions): Pr
       `limit must be an integer from 1 to ${MAX_HEAD_LOG_PAGE}`,
     )
   const { cursor } = options
-  if (cursor !== undefined && !/^\d{16}$/.test(cursor))
+  if (cursor !== undefined && !isSequenceKey(cursor))
     throw new EngineError('INVALID_INPUT', 'cursor must be the cursor of a previous page')
   const items: HeadLogEntry[] = []
   let last: string | undefined

@@ -4,7 +4,7 @@ import { parseHash, sameBytes, toHex } from '../internal/hex'
 import type { DirEntry, FileObject } from '../objects/tree-objects'
 import { normalizePath } from '../path/db-path'
 import { entryAt } from '../read/entry-at'
-import { HEAD, refName } from './ref-names'
+import { HEAD, refName } from '../meta/keys'
 
 /** How an entry stood at one point of history. */
 export interface HistoryEntry {

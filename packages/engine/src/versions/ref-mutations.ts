@@ -4,7 +4,7 @@ import { EngineError } from '../errors'
 import { sameBytes, toHex } from '../internal/hex'
 import { assertExpectedHead } from './head-log'
 import type { HeadLogMark } from './head-log'
-import { describeRef, forkOf, HEAD, refKey } from './ref-names'
+import { describeRef, forkOf, HEAD, refKey } from '../meta/keys'
 
 /** Creates a snapshot or fork `name` at the root of `source` (a ref) or at `root`. */
 export function createRefMutation(

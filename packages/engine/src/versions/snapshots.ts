@@ -3,7 +3,7 @@ import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import { checkHeadMoveOptions, headLogMark } from './head-log'
 import type { HeadMoveOptions } from './head-log'
-import { assertRefName, HEAD, namesOf, refKey } from './ref-names'
+import { assertRefName, HEAD, namesOf, refKey } from '../meta/keys'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
 
 /** A named, immutable version. */

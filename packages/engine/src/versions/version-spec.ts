@@ -1,7 +1,7 @@
 import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { parseHash } from '../internal/hex'
-import { assertRefName, HEAD, refKey } from './ref-names'
+import { assertRefName, HEAD, refKey } from '../meta/keys'
 import { assertVersionRoot } from './version-roots'
 
 /** A version named by snapshot, by hex hash, or HEAD (omitted, or the name `HEAD`). */
