@@ -7,11 +7,13 @@ import type { SpanBuffers } from '../chunks/chunk-store'
 export const POOLED_BUFFER_BYTES = 1024 * 1024 + 64 * 1024
 
 /**
- * Buffers kept for reuse. Readers give a window's buffers back just before taking the next
- * window's, so few wait at any time even with many reads in flight; bounded, so the pool's
- * memory is flat (≈ 8.5 MiB at most) whatever the load.
+ * Buffers kept for reuse: a reader holds two windows (the one it hands out and the one it
+ * reads ahead), one buffer each, so this serves eight readers at once without allocating
+ * (measured: with 8 and one buffer per span, 41 % of takes under 8 concurrent 1 MiB GETs
+ * missed the pool and allocated). Bounded, so the pool's memory is flat (≈ 17 MiB at most)
+ * whatever the load.
  */
-export const POOLED_BUFFERS = 8
+export const POOLED_BUFFERS = 16
 
 /**
  * Read buffers shared by the readers of large files. A fresh 1 MiB buffer per window costs a
@@ -41,17 +43,27 @@ export class ReadBufferPool {
 
 /**
  * The buffers one read window took from a pool: given back together once the window's parts
- * are no longer used.
+ * are no longer used. A window's spans are cut from one pooled buffer while they fit (chunks
+ * of files written concurrently lie apart in a pack, so a window is often several spans).
  */
 export class WindowBuffers implements SpanBuffers {
   readonly #taken: Uint8Array[] = []
+  /** Bytes of the last pooled buffer already handed out. */
+  #used = 0
 
   constructor(private readonly pool: ReadBufferPool) {}
 
   take(length: number): Uint8Array {
+    const current = this.#taken.at(-1)
+    if (current?.length === POOLED_BUFFER_BYTES && this.#used + length <= current.length) {
+      const part = current.subarray(this.#used, this.#used + length)
+      this.#used += length
+      return part
+    }
     const buffer = this.pool.take(length)
     this.#taken.push(buffer)
-    return buffer
+    this.#used = length
+    return buffer.subarray(0, length)
   }
 
   /** Gives every buffer taken back to the pool. */
