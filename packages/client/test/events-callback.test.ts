@@ -27,79 +27,117 @@ function createdPaths(events: readonly EventEnvelope[]): string[] {
   )
 }
 
-/** Waits until `check` holds, polling (fails the test after ~5 s). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
-  expect(check()).toBe(true)
-}
+/**
+ * Conditions on what callbacks have collected, each settled by the callback that makes it
+ * true: tests wait on the events themselves, never on time.
+ */
+class Progress {
+  readonly #waiters = new Set<{ check: () => boolean; resolve: () => void }>()
 
-/** Writes probes under `dir` until `seen` lists one: the stream opens in the background. */
-async function probe(dir: string, seen: () => readonly EventEnvelope[]): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    await client.files.write(`${dir}/probe-${i}`, 'probe')
-    await new Promise((r) => setTimeout(r, 25))
-    if (createdPaths(seen()).some((p) => p.startsWith(`${dir}/probe-`))) return
+  /** Called after every change: settles the conditions that now hold. */
+  changed(): void {
+    for (const waiter of this.#waiters)
+      if (waiter.check()) {
+        this.#waiters.delete(waiter)
+        waiter.resolve()
+      }
   }
-  throw new Error('the subscription saw no probe')
+
+  /** Settles once `check` holds (at once when it already does). */
+  until(check: () => boolean): Promise<void> {
+    if (check()) return Promise.resolve()
+    return new Promise((resolve) => this.#waiters.add({ check, resolve }))
+  }
 }
 
-const real = (paths: string[]) => paths.filter((p) => !p.includes('/probe-'))
+/** A promise settled by `onOpen`: from then on the server sends what happens. */
+function opening() {
+  let onOpen!: () => void
+  const opened = new Promise<void>((resolve) => (onOpen = resolve))
+  return { opened, onOpen }
+}
 
 describe('events.subscribe(options, callback)', () => {
   it('calls back for each event in order, one at a time, until unsubscribed', async () => {
     const events: EventEnvelope[] = []
+    const progress = new Progress()
+    // The callback of the first event is held until another subscription has seen the last:
+    // by then the later events have reached this stream too, and a subscription that ran
+    // callbacks side by side would have started theirs.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const first = opening()
     let running = 0
     let overlapped = false
     const unsubscribe = client.events.subscribe(
-      { events: ['entries_created'], pathPrefix: '/cb/' },
+      { events: ['entries_created'], pathPrefix: '/cb/', onOpen: first.onOpen },
       async (event) => {
         overlapped ||= running > 0
         running++
-        // An asynchronous callback: the next event waits for it.
-        await new Promise((r) => setTimeout(r, 5))
+        if (createdPaths([event]).includes('/cb/a.txt')) await held
         events.push(event)
         running--
+        progress.changed()
       },
     )
-    await probe('/cb', () => events)
+    const observed: EventEnvelope[] = []
+    const watching = opening()
+    const stopWatching = client.events.subscribe(
+      { events: ['entries_created'], pathPrefix: '/cb/', onOpen: watching.onOpen },
+      (event) => {
+        observed.push(event)
+        progress.changed()
+      },
+    )
+    await Promise.all([first.opened, watching.opened])
     for (const name of ['a', 'b', 'c']) await client.files.write(`/cb/${name}.txt`, name)
-    await until(() => createdPaths(events).includes('/cb/c.txt'))
-    expect(real(createdPaths(events))).toEqual(['/cb/a.txt', '/cb/b.txt', '/cb/c.txt'])
+    await progress.until(() => createdPaths(observed).includes('/cb/c.txt'))
+    await stopWatching()
+    expect(events).toEqual([])
+    release()
+    await progress.until(() => createdPaths(events).includes('/cb/c.txt'))
+    expect(createdPaths(events)).toEqual(['/cb/a.txt', '/cb/b.txt', '/cb/c.txt'])
     expect(overlapped).toBe(false)
 
     await expect(unsubscribe()).resolves.toBeUndefined()
     const count = events.length
     // A second subscription proves the next write made an event the first no longer gets.
     const later: EventEnvelope[] = []
-    const second = client.events.subscribe({ pathPrefix: '/cb/' }, (e) => void later.push(e))
-    await probe('/cb', () => later)
+    const second = opening()
+    const stop = client.events.subscribe({ pathPrefix: '/cb/', onOpen: second.onOpen }, (e) => {
+      later.push(e)
+      progress.changed()
+    })
+    await second.opened
     await client.files.write('/cb/after.txt', 'x')
-    await until(() => createdPaths(later).includes('/cb/after.txt'))
-    await second()
+    await progress.until(() => createdPaths(later).includes('/cb/after.txt'))
+    await stop()
     expect(events).toHaveLength(count)
   })
 
   it('hands a throwing callback to onError and goes on with the next event', async () => {
     const seen: string[] = []
     const errors: [unknown, SubscriptionErrorSource][] = []
-    const events: EventEnvelope[] = []
+    const progress = new Progress()
+    const { opened, onOpen } = opening()
     const unsubscribe = client.events.subscribe(
       {
         events: ['entries_created'],
         pathPrefix: '/throw/',
+        onOpen,
         onError: (err, source) => void errors.push([err, source]),
       },
       async (event) => {
-        events.push(event)
-        const paths = real(createdPaths([event]))
+        const paths = createdPaths([event])
         seen.push(...paths)
+        progress.changed()
         if (paths.includes('/throw/bad.txt')) throw new Error('callback broke')
         if (paths.includes('/throw/reject.txt')) await Promise.reject(new Error('async broke'))
       },
     )
-    await probe('/throw', () => events)
+    await opened
     for (const name of ['bad', 'reject', 'good']) await client.files.write(`/throw/${name}.txt`, '')
-    await until(() => seen.includes('/throw/good.txt'))
+    await progress.until(() => seen.includes('/throw/good.txt'))
     await unsubscribe()
     expect(seen).toEqual(['/throw/bad.txt', '/throw/reject.txt', '/throw/good.txt'])
     expect(errors.map(([err, source]) => [(err as Error).message, source])).toEqual([
@@ -109,15 +147,16 @@ describe('events.subscribe(options, callback)', () => {
   })
 
   it('writes callback errors with console.error when there is no onError', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const events: EventEnvelope[] = []
-    const unsubscribe = client.events.subscribe({ pathPrefix: '/log/' }, (event) => {
-      events.push(event)
-      if (real(createdPaths([event])).length > 0) throw new Error('unhandled in callback')
+    let reported!: () => void
+    const logging = new Promise<void>((resolve) => (reported = resolve))
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => reported())
+    const { opened, onOpen } = opening()
+    const unsubscribe = client.events.subscribe({ pathPrefix: '/log/', onOpen }, (event) => {
+      if (createdPaths([event]).length > 0) throw new Error('unhandled in callback')
     })
-    await probe('/log', () => events)
+    await opened
     await client.files.write('/log/x.txt', 'x')
-    await until(() => logged.mock.calls.length > 0)
+    await logging
     await unsubscribe()
     expect(logged.mock.calls[0]?.[0]).toMatch(/events\.subscribe: the callback failed/)
     expect((logged.mock.calls[0]?.[1] as Error).message).toBe('unhandled in callback')
@@ -125,15 +164,19 @@ describe('events.subscribe(options, callback)', () => {
 
   it('reports an error no reconnection fixes as a stream error, and ends', async () => {
     const errors: [unknown, SubscriptionErrorSource][] = []
+    const progress = new Progress()
     const callback = vi.fn()
     const unsubscribe = client.events.subscribe(
       {
         events: ['no_such_event' as EventType],
-        onError: (err, source) => void errors.push([err, source]),
+        onError: (err, source) => {
+          errors.push([err, source])
+          progress.changed()
+        },
       },
       callback,
     )
-    await until(() => errors.length > 0)
+    await progress.until(() => errors.length > 0)
     await unsubscribe()
     expect(errors).toHaveLength(1)
     expect(errors[0]?.[1]).toBe('stream')
