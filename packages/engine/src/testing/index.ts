@@ -1,4 +1,10 @@
 export { runChunkStoreConformance } from './chunk-store-conformance'
 export type { ChunkStoreFixture, ChunkStoreFixtureFactory } from './chunk-store-conformance'
+export { runMetaStoreConformance } from './meta-store-conformance'
+export type {
+  MetaStoreFixture,
+  MetaStoreFixtureFactory,
+  MetaStoreSupports,
+} from './meta-store-conformance'
 export { createSimulatedFileSystem } from './simulated-file-system'
 export type { SimulatedFaultCode, SimulatedFileSystem } from './simulated-file-system'
