@@ -1,7 +1,7 @@
 import type { routes } from '@svcdb/contract'
 import type * as v from 'valibot'
-import { EMAIL_SECRET_MASK } from '../../email/email-config'
-import type { EmailConfig } from '../../email/email-config'
+import { EMAIL_SECRET_MASK } from '../email/email-config'
+import type { EmailConfig } from '../email/email-config'
 
 /** The body of `PUT /system/email-config`, as validated. */
 type EmailConfigBody = v.InferOutput<(typeof routes)['emailConfigPut']['request']['body']>

@@ -5,14 +5,13 @@ import type {
   CreatedKey,
   Group,
   KeyView,
+  Principal,
   RevokedKey,
   TokenGrant,
   User,
 } from '@svcdb/auth'
-import type { routes } from '@svcdb/contract'
-import type * as v from 'valibot'
-
-type Output<R extends { response: v.GenericSchema }> = v.InferOutput<R['response']>
+import type { routes, WhoamiView } from '@svcdb/contract'
+import type { ResponseOf as Output } from './send-view'
 
 /** A user in wire form (spec "User"). */
 export type UserWire = Output<typeof routes.usersGet>
@@ -108,5 +107,34 @@ export function groupView(group: Group): GroupWire {
     query_value: group.queryValue,
     created_at: group.createdAt,
     updated_at: group.updatedAt,
+  }
+}
+
+/** The answer to deactivating a user. */
+export function deactivatedUserView(result: {
+  deactivated: boolean
+  userId: string
+}): Output<typeof routes.usersDeactivate> {
+  return { deactivated: result.deactivated, user_id: result.userId }
+}
+
+/** The answer to deleting a group. */
+export function deletedGroupView(result: {
+  deleted: boolean
+  name: string
+}): Output<typeof routes.groupsDelete> {
+  return { deleted: result.deleted, name: result.name }
+}
+
+/** The caller in wire form; `null` where the credential has no such thing. */
+export function whoamiView(caller: Principal, user: User | undefined): WhoamiView {
+  return {
+    user_id: caller.userId,
+    username: user?.username ?? null,
+    email: user?.email ?? null,
+    is_root: caller.isRoot,
+    key_id: caller.keyId ?? null,
+    scoped: caller.scoped,
+    rules: caller.rules.map((rule) => ({ ...rule })),
   }
 }

@@ -1,5 +1,6 @@
-import type { ForkView, HistoryEntryView, SnapshotView } from '@svcdb/contract'
+import type { ForkView, HistoryEntryView, routes, SnapshotView } from '@svcdb/contract'
 import type { ForkInfo, HistoryEntry, SnapshotInfo } from '@svcdb/engine'
+import type { ResponseOf } from './send-view'
 
 /** A snapshot in the API's snake_case. */
 export function snapshotView(snapshot: SnapshotInfo): SnapshotView {
@@ -27,4 +28,12 @@ export function historyEntryView(entry: HistoryEntry): HistoryEntryView {
     content_type: entry.contentType,
     hash: entry.hash,
   }
+}
+
+/** HEAD moved by a restore or a fork's promotion: the new HEAD and the one it replaced. */
+export function headMoveView(
+  status: 'restored' | 'promoted',
+  moved: { version: string; previous: string },
+): ResponseOf<typeof routes.versionsRestore> {
+  return { status, head: moved.version, previous: moved.previous }
 }

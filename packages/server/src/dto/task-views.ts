@@ -1,6 +1,7 @@
-import type { CronScheduleView, GcResultView, TaskView } from '@svcdb/contract'
+import type { CronScheduleView, GcResultView, routes, TaskView } from '@svcdb/contract'
 import type { GcResult } from '@svcdb/engine'
 import type { CronSchedule, Task } from '@svcdb/scheduler'
+import type { ResponseOf } from './send-view'
 
 /** A task in wire form (snake_case, optional fields only when present). */
 export function taskView(task: Task): TaskView {
@@ -47,4 +48,11 @@ export function gcView(result: GcResult): GcResultView {
     duration_ms: result.durationMs,
     dry_run: result.dryRun,
   }
+}
+
+/** A task just enqueued: its id, type and status. */
+export function taskRefView(
+  task: Pick<Task, 'id' | 'taskType' | 'status'>,
+): ResponseOf<typeof routes.tasksReindex> {
+  return { id: task.id, task_type: task.taskType, status: task.status }
 }

@@ -1,7 +1,7 @@
 import { errorStatus, isErrorCode } from '@svcdb/contract'
 import type { ErrorBody, ErrorCode } from '@svcdb/contract'
 import { HTTPException } from 'hono/http-exception'
-import { wireCodeOf } from './library-codes'
+import { wireCodeOf, wireMessageOf } from './library-codes'
 import { isServerError } from './server-error'
 
 /** An error turned into what goes on the wire. */
@@ -73,12 +73,12 @@ export function toErrorResponse(err: unknown): ErrorResponse {
 
 /**
  * Library errors (EngineError, AuthError…) whose code is also a wire code pass through as is;
- * the others are translated (see library-codes.ts).
+ * the others are translated, and some messages too (see library-codes.ts).
  */
 function codedError(err: unknown): { code: ErrorCode; message: string } | undefined {
   if (!(err instanceof Error) || err.message === '') return undefined
   const raw = (err as { code?: unknown }).code
   const code = wireCodeOf(err.name, raw) ?? raw
   if (!isErrorCode(code)) return undefined
-  return { code, message: err.message }
+  return { code, message: wireMessageOf(err.name, raw, err.message) }
 }

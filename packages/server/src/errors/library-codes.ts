@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@svcdb/contract'
+import { authMessageForWire } from './wire-field-names'
 
 /**
  * Codes of the libraries' errors (EngineError, AuthError, SchedulerError, EventsError) that
@@ -33,8 +34,29 @@ const LIBRARY_CODES: Record<string, Record<string, ErrorCode>> = {
   },
 }
 
+/**
+ * How a library error's message reaches the caller, by name and code: replaced by a fixed
+ * text (the library's own would name internals), or rewritten to the wire's field names.
+ * Codes not listed keep their message as it is.
+ */
+const LIBRARY_MESSAGES: Record<string, Record<string, string | ((message: string) => string)>> = {
+  AuthError: {
+    // The spec's 500 on token creation failure; what failed goes to the log through `cause`.
+    TOKEN_CREATION_FAILED: 'could not create an access token',
+    INVALID_INPUT: authMessageForWire,
+    UNSAFE_QUERY_FIELD: authMessageForWire,
+  },
+}
+
 /** The wire code for a library error's code, when the library code is not one itself. */
 export function wireCodeOf(name: unknown, code: unknown): ErrorCode | undefined {
   if (typeof name !== 'string' || typeof code !== 'string') return undefined
   return LIBRARY_CODES[name]?.[code]
+}
+
+/** The message a library error is answered with (see {@link LIBRARY_MESSAGES}). */
+export function wireMessageOf(name: string, code: unknown, message: string): string {
+  const rule = typeof code === 'string' ? LIBRARY_MESSAGES[name]?.[code] : undefined
+  if (rule === undefined) return message
+  return typeof rule === 'string' ? rule : rule(message)
 }

@@ -1,5 +1,6 @@
 import { routes } from '@svcdb/contract'
 import type { HealthResponse } from '@svcdb/contract'
+import { sendView } from '../dto/send-view'
 import { handleRoute } from '../routing/route-handler'
 
 /** What health reports: the server version and a probe of the components' state. */
@@ -13,6 +14,6 @@ export interface HealthSource {
 export function healthRoute(source: HealthSource) {
   return handleRoute(routes.systemHealth, async (c) => {
     const body: HealthResponse = { status: await source.status(), version: source.version }
-    return c.json(body, 200)
+    return sendView(c, routes.systemHealth, body, 200)
   })
 }

@@ -1,7 +1,7 @@
 import { isAbsolute, join } from 'node:path'
 import type { Database } from '@svcdb/engine'
 import type { TaskRunner } from '@svcdb/scheduler'
-import { gcView } from '../routes/tasks/task-views'
+import { gcView } from '../dto/task-views'
 import { writeBackup } from './backup'
 
 /** What the built-in task handlers work on. */

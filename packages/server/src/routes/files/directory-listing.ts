@@ -1,19 +1,10 @@
 import type { Access } from '@svcdb/auth'
-import type { EntryView } from '@svcdb/contract'
 import type { Entry } from '@svcdb/engine'
-import { entryView } from './entry-view'
+import { entryView } from '../../dto/entry-views'
+import type { ListingView } from '../../dto/entry-views'
 import type { ReadQuery, ReadSource } from './read-source'
 
 const NO_PERMISSIONS = '--------'
-
-/** A page of a directory listing, in wire form. */
-export interface DirectoryPage {
-  items: EntryView[]
-  total: number
-  limit: number
-  offset: number
-  next?: string
-}
 
 /**
  * One page of a directory: `offset` or `after` (a name, or a relative path with depth -1),
@@ -28,10 +19,10 @@ export async function listDirectory(
   access: Access,
   dir: Entry,
   query: ReadQuery,
-): Promise<DirectoryPage> {
+): Promise<ListingView> {
   const depth = query.depth as 0 | -1
   const uniform = query.glob === undefined ? access.permissionsBelow(dir.path) : undefined
-  const page: DirectoryPage = { items: [], total: 0, limit: query.limit, offset: query.offset }
+  const page: ListingView = { items: [], total: 0, limit: query.limit, offset: query.offset }
   if (uniform === NO_PERMISSIONS) return page
   const options = {
     depth,

@@ -2,10 +2,9 @@ import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { Database, TreeView, Workspace } from '@svcdb/engine'
 import { normalizePath } from '@svcdb/engine'
-import type { Context } from 'hono'
-import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { changeResultView, deletedEntryView, writeResultView } from '../../dto/entry-views'
+import { sendView } from '../../dto/send-view'
 import { ServerError } from '../../errors/server-error'
-import type { AppEnv } from '../../routing/app-env'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { requestBody } from '../versions/request-body'
@@ -41,9 +40,6 @@ function readSource(
   return workspace(db, query.fork).view()
 }
 
-const json = (c: Context<AppEnv>, body: unknown, status: ContentfulStatusCode) =>
-  c.json(body, status)
-
 /** Files, directories and symlinks (DESIGN §7.1), every call checked against the caller's permissions. */
 export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
   const { db, auth } = ctx
@@ -71,21 +67,7 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
         ...(ifMatch === undefined ? {} : { ifMatch }),
         ...(createOnly ? { ifNoneMatch: '*' as const } : {}),
       })
-      return json(
-        c,
-        {
-          path: written.path,
-          name: written.name,
-          entry_type: 'file',
-          size: written.size,
-          content_type: written.contentType,
-          hash: written.hash,
-          version: written.version,
-          created_at: written.createdAt,
-          updated_at: written.updatedAt,
-        },
-        written.created ? 201 : 200,
-      )
+      return sendView(c, routes.filesWrite, writeResultView(written), written.created ? 201 : 200)
     }),
     handleRoute(routes.filesRead, async (c, { query }) => {
       const path = normalizePath(rawFilePath(c, '/files/'))
@@ -117,17 +99,13 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
         operations: ['delete'],
       })
       const result = await target.delete(path, { recursive: query.recursive })
-      return json(c, { deleted: true, path: result.path, entry_type: result.entryType }, 200)
+      return sendView(c, routes.filesDelete, deletedEntryView(result), 200)
     }),
     handleRoute(routes.filesMkdir, async (c, { query, body }) => {
       const path = normalizePath(body.path)
       allow(await accessOf(c, auth), path, 'create')
       const result = await workspace(db, query.fork).mkdir(path)
-      return json(
-        c,
-        { path: result.path, entry_type: result.entryType, version: result.version },
-        201,
-      )
+      return sendView(c, routes.filesMkdir, changeResultView(result), 201)
     }),
     handleRoute(routes.filesMove, async (c, { query, body }) => {
       const from = normalizePath(body.from)
@@ -142,11 +120,7 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
         { path: to, operations: ['create'] },
       )
       const result = await target.move(from, to)
-      return json(
-        c,
-        { path: result.path, entry_type: result.entryType, version: result.version },
-        200,
-      )
+      return sendView(c, routes.filesMove, changeResultView(result), 200)
     }),
     handleRoute(routes.filesCopy, async (c, { query, body }) => {
       const destination = normalizePath(body.destination)
@@ -166,9 +140,9 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
         )
         const result = await target.copy(from, to)
         version = result.version
-        items.push({ path: result.path, entry_type: result.entryType, version: result.version })
+        items.push(changeResultView(result))
       }
-      return json(c, { items, version }, 200)
+      return sendView(c, routes.filesCopy, { items, version }, 200)
     }),
     handleRoute(routes.linksWrite, async (c, { query, body }) => {
       const path = normalizePath(rawFilePath(c, '/links/'))
@@ -176,11 +150,7 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
       const target = workspace(db, query.fork)
       allow(access, path, (await entryExists(target, path)) ? 'update' : 'create')
       const result = await target.symlink(path, body.target)
-      return json(
-        c,
-        { path: result.path, entry_type: result.entryType, version: result.version },
-        200,
-      )
+      return sendView(c, routes.linksWrite, changeResultView(result), 200)
     }),
   ]
 }

@@ -1,26 +1,12 @@
 import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
-import type { EntryView } from '@svcdb/contract'
-import type { Database, QueryItem, TreeView } from '@svcdb/engine'
+import type { Database, TreeView } from '@svcdb/engine'
 import { normalizePath } from '@svcdb/engine'
+import { queryPageView } from '../../dto/entry-views'
+import { sendView } from '../../dto/send-view'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { accessOf, allow } from './file-access'
-
-function itemView(item: QueryItem, effectivePermissions: string | undefined): EntryView {
-  const view: EntryView = {
-    path: item.path,
-    name: item.name,
-    entry_type: 'file',
-    size: item.size,
-    hash: item.hash,
-    content_type: item.contentType,
-    created_at: item.createdAt,
-    updated_at: item.updatedAt,
-  }
-  if (effectivePermissions !== undefined) view.effective_permissions = effectivePermissions
-  return view
-}
 
 /**
  * `POST /files/query` (DESIGN §3.8): the documents of a directory the caller may list,
@@ -58,15 +44,7 @@ export function queryRouteHandler(ctx: { db: Database; auth: Auth }): RouteHandl
       ...(body.limit === undefined ? {} : { limit: body.limit }),
       ...(body.after === undefined ? {} : { after: body.after }),
     })
-    return c.json(
-      {
-        items: result.items.map((item) =>
-          itemView(item, access.scoped ? access.permissions(item.path) : undefined),
-        ),
-        ...(result.next === undefined ? {} : { next: result.next }),
-        plan: result.plan,
-      },
-      200,
-    )
+    const permissionsOf = access.scoped ? (path: string) => access.permissions(path) : undefined
+    return sendView(c, routes.filesQuery, queryPageView(result, permissionsOf), 200)
   })
 }

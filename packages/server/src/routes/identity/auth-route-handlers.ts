@@ -1,11 +1,6 @@
 import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
-import { withAuthErrors } from '../../auth/auth-error-translation'
-import { handleRoute } from '../../routing/route-handler'
-import type { RouteHandler } from '../../routing/route-handler'
-import { callerOf } from './caller'
-import { clientAddress } from './client-address'
-import { createKeyInput } from './identity-inputs'
+import { createKeyInput } from '../../dto/identity-inputs'
 import {
   accessGrantView,
   adminKeyView,
@@ -14,7 +9,12 @@ import {
   keyView,
   revokedKeyView,
   tokenGrantView,
-} from './identity-views'
+} from '../../dto/identity-views'
+import { sendView } from '../../dto/send-view'
+import { handleRoute } from '../../routing/route-handler'
+import type { RouteHandler } from '../../routing/route-handler'
+import { callerOf } from './caller'
+import { clientAddress } from './client-address'
 import { whoamiRouteHandler } from './whoami-route-handler'
 
 /** What the identity routes use. */
@@ -28,44 +28,51 @@ export interface IdentityRoutesContext {
  */
 export function authRouteHandlers(ctx: IdentityRoutesContext): RouteHandler[] {
   const { auth } = ctx
-  const handlers: RouteHandler[] = [
+  return [
     handleRoute(routes.authToken, async (c, { body }) => {
-      return c.json(tokenGrantView(await auth.exchangeApiKey(body.api_key)), 200)
+      const grant = await auth.exchangeApiKey(body.api_key)
+      return sendView(c, routes.authToken, tokenGrantView(grant), 200)
     }),
     // Always the same 200 answer whether or not the account exists (spec); 429 when limited,
     // per client (remote address), in all, or per address.
     handleRoute(routes.authMagicLink, async (c, { body }) => {
       const { message } = await auth.requestMagicLink(body.email, clientAddress(c))
-      return c.json({ message }, 200)
+      return sendView(c, routes.authMagicLink, { message }, 200)
     }),
     handleRoute(routes.authMagicLinkVerify, async (c, { query }) => {
-      return c.json(accessGrantView(await auth.verifyMagicLink(query.code)), 200)
+      const grant = await auth.verifyMagicLink(query.code)
+      return sendView(c, routes.authMagicLinkVerify, accessGrantView(grant), 200)
     }),
     handleRoute(routes.authRefresh, async (c, { body }) => {
-      return c.json(tokenGrantView(await auth.refresh(body.refresh_token)), 200)
+      const grant = await auth.refresh(body.refresh_token)
+      return sendView(c, routes.authRefresh, tokenGrantView(grant), 200)
     }),
     handleRoute(routes.authAdminKeysCreate, async (c, { body }) => {
       const input = body.user_id === undefined ? {} : { userId: body.user_id }
-      return c.json(createdAdminKeyView(await auth.keys.createAdmin(callerOf(c), input)), 201)
+      const key = await auth.keys.createAdmin(callerOf(c), input)
+      return sendView(c, routes.authAdminKeysCreate, createdAdminKeyView(key), 201)
     }),
     handleRoute(routes.authAdminKeysList, async (c) => {
       const keys = await auth.keys.listAdmin(callerOf(c))
-      return c.json({ items: keys.map(adminKeyView) }, 200)
+      return sendView(c, routes.authAdminKeysList, { items: keys.map(adminKeyView) }, 200)
     }),
     handleRoute(routes.authAdminKeysRevoke, async (c, { params }) => {
-      return c.json(revokedKeyView(await auth.keys.revokeAdmin(callerOf(c), params.key_id)), 200)
+      const revoked = await auth.keys.revokeAdmin(callerOf(c), params.key_id)
+      return sendView(c, routes.authAdminKeysRevoke, revokedKeyView(revoked), 200)
     }),
     handleRoute(routes.authKeysCreate, async (c, { body }) => {
-      return c.json(createdKeyView(await auth.keys.create(callerOf(c), createKeyInput(body))), 201)
+      const key = await auth.keys.create(callerOf(c), createKeyInput(body))
+      return sendView(c, routes.authKeysCreate, createdKeyView(key), 201)
     }),
     // A bare array, as the spec shows (DESIGN §10); revoked keys are left out.
     handleRoute(routes.authKeysList, async (c) => {
-      return c.json((await auth.keys.list(callerOf(c))).map(keyView), 200)
+      const keys = await auth.keys.list(callerOf(c))
+      return sendView(c, routes.authKeysList, keys.map(keyView), 200)
     }),
     handleRoute(routes.authKeysRevoke, async (c, { params }) => {
-      return c.json(revokedKeyView(await auth.keys.revoke(callerOf(c), params.key_id)), 200)
+      const revoked = await auth.keys.revoke(callerOf(c), params.key_id)
+      return sendView(c, routes.authKeysRevoke, revokedKeyView(revoked), 200)
     }),
     whoamiRouteHandler(ctx),
   ]
-  return handlers.map(withAuthErrors)
 }

@@ -1,30 +1,32 @@
 import { routes } from '@svcdb/contract'
-import { withAuthErrors } from '../../auth/auth-error-translation'
+import { createGroupInput, updateGroupInput } from '../../dto/identity-inputs'
+import { deletedGroupView, groupView } from '../../dto/identity-views'
+import { sendView } from '../../dto/send-view'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import type { IdentityRoutesContext } from './auth-route-handlers'
-import { createGroupInput, updateGroupInput } from './identity-inputs'
-import { groupView } from './identity-views'
 
 /** `/system/groups/*` (all root; the route table enforces it). */
 export function groupRouteHandlers(ctx: IdentityRoutesContext): RouteHandler[] {
   const { groups } = ctx.auth
-  const handlers: RouteHandler[] = [
+  return [
     handleRoute(routes.groupsCreate, async (c, { body }) => {
-      return c.json(groupView(await groups.create(createGroupInput(body))), 201)
+      const group = await groups.create(createGroupInput(body))
+      return sendView(c, routes.groupsCreate, groupView(group), 201)
     }),
     handleRoute(routes.groupsList, async (c) => {
-      return c.json({ items: (await groups.list()).map(groupView) }, 200)
+      return sendView(c, routes.groupsList, { items: (await groups.list()).map(groupView) }, 200)
     }),
     handleRoute(routes.groupsGet, async (c, { params }) => {
-      return c.json(groupView(await groups.get(params.name)), 200)
+      return sendView(c, routes.groupsGet, groupView(await groups.get(params.name)), 200)
     }),
     handleRoute(routes.groupsUpdate, async (c, { params, body }) => {
-      return c.json(groupView(await groups.update(params.name, updateGroupInput(body))), 200)
+      const group = await groups.update(params.name, updateGroupInput(body))
+      return sendView(c, routes.groupsUpdate, groupView(group), 200)
     }),
     handleRoute(routes.groupsDelete, async (c, { params }) => {
-      return c.json(await groups.delete(params.name), 200)
+      const deleted = await groups.delete(params.name)
+      return sendView(c, routes.groupsDelete, deletedGroupView(deleted), 200)
     }),
   ]
-  return handlers.map(withAuthErrors)
 }

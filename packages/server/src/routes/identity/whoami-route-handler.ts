@@ -1,6 +1,6 @@
-import type { Principal, User } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
-import type { WhoamiView } from '@svcdb/contract'
+import { whoamiView } from '../../dto/identity-views'
+import { sendView } from '../../dto/send-view'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import type { IdentityRoutesContext } from './auth-route-handlers'
@@ -15,19 +15,6 @@ export function whoamiRouteHandler(ctx: IdentityRoutesContext): RouteHandler {
     const caller = callerOf(c)
     // A share key has no user; its rules are its only authority.
     const user = caller.userId === null ? undefined : await ctx.auth.users.get(caller.userId)
-    return c.json(whoamiView(caller, user), 200)
+    return sendView(c, routes.authWhoami, whoamiView(caller, user), 200)
   })
-}
-
-/** The caller in wire form; `null` where the credential has no such thing. */
-export function whoamiView(caller: Principal, user: User | undefined): WhoamiView {
-  return {
-    user_id: caller.userId,
-    username: user?.username ?? null,
-    email: user?.email ?? null,
-    is_root: caller.isRoot,
-    key_id: caller.keyId ?? null,
-    scoped: caller.scoped,
-    rules: caller.rules.map((rule) => ({ ...rule })),
-  }
 }

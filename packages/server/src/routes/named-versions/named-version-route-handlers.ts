@@ -3,13 +3,20 @@ import { routes } from '@svcdb/contract'
 import type { Database } from '@svcdb/engine'
 import { normalizePath } from '@svcdb/engine'
 import { checkInventory, seesInventory } from '../../auth/inventory-access'
+import { changeResultView } from '../../dto/entry-views'
+import {
+  forkView,
+  headMoveView,
+  historyEntryView,
+  snapshotView,
+} from '../../dto/named-version-views'
+import { sendView } from '../../dto/send-view'
 import type { RouteHandler } from '../../routing/route-handler'
 import { handleRoute } from '../../routing/route-handler'
 import { accessOf, allow } from '../files/file-access'
 import { rawFilePath } from '../files/raw-path'
 import { actorOf, expectHeadOf, headLogRoute } from '../versions/head-log-route'
 import { versionChangesRoute } from '../versions/version-changes-route'
-import { forkView, historyEntryView, snapshotView } from './named-version-views'
 
 /** What the named-version routes use. */
 export interface NamedVersionRoutesContext {
@@ -33,24 +40,24 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
         body.name,
         body.metadata === undefined ? {} : { metadata: body.metadata },
       )
-      return c.json(snapshotView(snapshot), 201)
+      return sendView(c, routes.snapshotsCreate, snapshotView(snapshot), 201)
     }),
     handleRoute(routes.snapshotsList, async (c) => {
       checkInventory(await accessOf(c, auth), '/versions/snapshots')
       const items = await db.snapshots.list()
-      return c.json({ items: items.map(snapshotView) }, 200)
+      return sendView(c, routes.snapshotsList, { items: items.map(snapshotView) }, 200)
     }),
     handleRoute(routes.snapshotsDelete, async (c, { params }) => {
       allow(await accessOf(c, auth), '/', 'delete')
       await db.snapshots.delete(params.name)
-      return c.json({ deleted: true, name: params.name }, 200)
+      return sendView(c, routes.snapshotsDelete, { deleted: true, name: params.name }, 200)
     }),
     handleRoute(routes.versionsRestore, async (c, { body, query }) => {
       const moved = await db.snapshots.restore(body.name, {
         ...expectHeadOf(query),
         ...actorOf(c),
       })
-      return c.json({ status: 'restored', head: moved.version, previous: moved.previous }, 200)
+      return sendView(c, routes.versionsRestore, headMoveView('restored', moved), 200)
     }),
     handleRoute(routes.forksCreate, async (c, { body }) => {
       allow(await accessOf(c, auth), '/', 'create')
@@ -58,20 +65,20 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
         body.name,
         body.base === undefined ? {} : { base: body.base },
       )
-      return c.json(forkView(fork), 201)
+      return sendView(c, routes.forksCreate, forkView(fork), 201)
     }),
     handleRoute(routes.forksList, async (c) => {
       checkInventory(await accessOf(c, auth), '/versions/forks')
       const items = await db.forks.list()
-      return c.json({ items: items.map(forkView) }, 200)
+      return sendView(c, routes.forksList, { items: items.map(forkView) }, 200)
     }),
     handleRoute(routes.forksPromote, async (c, { params, query }) => {
       const moved = await db.forks.promote(params.name, { ...expectHeadOf(query), ...actorOf(c) })
-      return c.json({ status: 'promoted', head: moved.version, previous: moved.previous }, 200)
+      return sendView(c, routes.forksPromote, headMoveView('promoted', moved), 200)
     }),
     handleRoute(routes.forksAbandon, async (c, { params }) => {
       await db.forks.abandon(params.name)
-      return c.json({ deleted: true, name: params.name }, 200)
+      return sendView(c, routes.forksAbandon, { deleted: true, name: params.name }, 200)
     }),
     handleRoute(routes.versionsHistory, async (c) => {
       const path = normalizePath(rawFilePath(c, '/versions/history/'))
@@ -82,7 +89,7 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
       const items = seesInventory(access)
         ? history
         : history.filter((i) => i.snapshot === undefined)
-      return c.json({ path, items: items.map(historyEntryView) }, 200)
+      return sendView(c, routes.versionsHistory, { path, items: items.map(historyEntryView) }, 200)
     }),
     headLogRoute(ctx),
     versionChangesRoute(ctx),
@@ -93,10 +100,7 @@ export function namedVersionRouteHandlers(ctx: NamedVersionRoutesContext): Route
           ? { snapshot: body.snapshot }
           : { version: body.version as string }
       const restored = await db.restoreFile(path, from)
-      return c.json(
-        { path: restored.path, entry_type: restored.entryType, version: restored.version },
-        200,
-      )
+      return sendView(c, routes.versionsRestorePath, changeResultView(restored), 200)
     }),
   ]
 }

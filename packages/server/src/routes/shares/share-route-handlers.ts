@@ -1,7 +1,13 @@
-import type { Auth, Share } from '@svcdb/auth'
-import type { ShareView } from '@svcdb/contract'
+import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { EventBus } from '@svcdb/events'
+import { sendView } from '../../dto/send-view'
+import {
+  createdShareLinkView,
+  revokedShareLinkView,
+  shareLinkView,
+  shareView,
+} from '../../dto/share-views'
 import type { RouteHandler } from '../../routing/route-handler'
 import { handleRoute } from '../../routing/route-handler'
 import type { ShareNotifier } from './share-notifier'
@@ -11,17 +17,6 @@ export interface ShareRoutesContext {
   auth: Auth
   bus: EventBus
   notifier: ShareNotifier
-}
-
-function shareView(share: Share): ShareView {
-  return {
-    path: share.path,
-    ...(share.subject.kind === 'user'
-      ? { user_id: share.subject.userId }
-      : { group: share.subject.name }),
-    permissions: share.permissions,
-    created_at: share.createdAt,
-  }
 }
 
 /**
@@ -44,11 +39,11 @@ export function shareRouteHandlers(ctx: ShareRoutesContext): RouteHandler[] {
       })
       changed(shares.map((share) => share.path))
       const notified = await notifier.notify(shares)
-      return c.json({ items: shares.map(shareView), notified }, 200)
+      return sendView(c, routes.sharesCreate, { items: shares.map(shareView), notified }, 200)
     }),
     handleRoute(routes.sharesList, async (c, { query }) => {
       const shares = await auth.shares.list(query.path)
-      return c.json({ items: shares.map(shareView) }, 200)
+      return sendView(c, routes.sharesList, { items: shares.map(shareView) }, 200)
     }),
     handleRoute(routes.sharesDelete, async (c, { body }) => {
       const removed = await auth.shares.revoke({
@@ -57,7 +52,7 @@ export function shareRouteHandlers(ctx: ShareRoutesContext): RouteHandler[] {
         ...(body.group === undefined ? {} : { groupName: body.group }),
       })
       if (removed > 0) changed([body.path])
-      return c.json({ removed }, 200)
+      return sendView(c, routes.sharesDelete, { removed }, 200)
     }),
     handleRoute(routes.shareLinksCreate, async (c, { body }) => {
       const link = await auth.shares.createLink({
@@ -66,31 +61,11 @@ export function shareRouteHandlers(ctx: ShareRoutesContext): RouteHandler[] {
         ...(body.expires_in_days === undefined ? {} : { expiresInDays: body.expires_in_days }),
       })
       changed(link.paths)
-      return c.json(
-        {
-          key_id: link.keyId,
-          key: link.key,
-          permissions: link.permissions,
-          paths: link.paths,
-          expires_at: link.expiresAt,
-        },
-        201,
-      )
+      return sendView(c, routes.shareLinksCreate, createdShareLinkView(link), 201)
     }),
     handleRoute(routes.shareLinksList, async (c, { query }) => {
       const links = await auth.shares.listLinks(query.path)
-      return c.json(
-        {
-          items: links.map((link) => ({
-            key_id: link.keyId,
-            paths: link.paths,
-            permissions: link.permissions,
-            created_at: link.createdAt,
-            expires_at: link.expiresAt,
-          })),
-        },
-        200,
-      )
+      return sendView(c, routes.shareLinksList, { items: links.map(shareLinkView) }, 200)
     }),
     handleRoute(routes.shareLinksDelete, async (c, { params }) => {
       const paths = (await auth.shares.listLinks()).find(
@@ -98,7 +73,7 @@ export function shareRouteHandlers(ctx: ShareRoutesContext): RouteHandler[] {
       )?.paths
       const revoked = await auth.shares.revokeLink(params.key_id)
       changed(paths ?? [])
-      return c.json({ revoked: true, key_id: revoked.keyId }, 200)
+      return sendView(c, routes.shareLinksDelete, revokedShareLinkView(revoked), 200)
     }),
   ]
 }

@@ -10,6 +10,7 @@ import type { ServerMetrics } from '../../observability/server-metrics'
 import { statsSnapshot } from '../../observability/stats-snapshot'
 import type { StatsIdentity } from '../../observability/stats-snapshot'
 import type { Authenticator } from '../../routing/principal'
+import { sendView } from '../../dto/send-view'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { accessOf } from '../files/file-access'
@@ -48,7 +49,8 @@ export function systemRouteHandlers(ctx: SystemRoutesContext): RouteHandler[] {
       const access = await accessOf(c, ctx.auth)
       checkInventory(access, '/system/stats')
       const identity = seesServerPaths(access.principal) ? ctx.identity : hiddenPath
-      return c.json(statsSnapshot(ctx.db.stats(), ctx.disk.latest(), identity, ctx.now()), 200)
+      const stats = statsSnapshot(ctx.db.stats(), ctx.disk.latest(), identity, ctx.now())
+      return sendView(c, routes.systemStats, stats, 200)
     }),
     handleRoute(routes.systemMetrics, async (c) => {
       checkInventory(await accessOf(c, ctx.auth), '/system/metrics')

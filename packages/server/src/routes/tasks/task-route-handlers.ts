@@ -2,10 +2,11 @@ import { routes } from '@svcdb/contract'
 import { isEngineError } from '@svcdb/engine'
 import type { Database } from '@svcdb/engine'
 import type { Scheduler } from '@svcdb/scheduler'
+import { cronView, gcView, taskRefView, taskView } from '../../dto/task-views'
+import { sendView } from '../../dto/send-view'
 import { ServerError } from '../../errors/server-error'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
-import { cronView, gcView, taskView } from './task-views'
 
 /** What the task, cron and GC routes use. */
 export interface TaskRoutesContext {
@@ -33,28 +34,28 @@ export function taskRouteHandlers(ctx: TaskRoutesContext): RouteHandler[] {
           cause: err,
         })
       }
-      return c.json(gcView(result), 200)
+      return sendView(c, routes.systemGc, gcView(result), 200)
     }),
     handleRoute(routes.tasksReindex, async (c, { body }) => {
       const task = await tasks.enqueue('reindex', { path: body.path })
-      return c.json({ id: task.id, task_type: task.taskType, status: task.status }, 200)
+      return sendView(c, routes.tasksReindex, taskRefView(task), 200)
     }),
     handleRoute(routes.tasksGc, async (c, { body }) => {
       const task = await tasks.enqueue('gc', { dry_run: body.dry_run })
-      return c.json({ id: task.id, task_type: task.taskType, status: task.status }, 200)
+      return sendView(c, routes.tasksGc, taskRefView(task), 200)
     }),
     handleRoute(routes.tasksList, async (c) => {
-      return c.json({ items: (await tasks.list()).map(taskView) }, 200)
+      return sendView(c, routes.tasksList, { items: (await tasks.list()).map(taskView) }, 200)
     }),
     handleRoute(routes.tasksGet, async (c, { params }) => {
-      return c.json(taskView(await tasks.get(params.id)), 200)
+      return sendView(c, routes.tasksGet, taskView(await tasks.get(params.id)), 200)
     }),
     handleRoute(routes.tasksCancel, async (c, { params }) => {
       const task = await tasks.cancel(params.id)
-      return c.json({ id: task.id, status: task.status }, 200)
+      return sendView(c, routes.tasksCancel, { id: task.id, status: task.status }, 200)
     }),
     handleRoute(routes.cronList, async (c) => {
-      return c.json({ items: (await cron.list()).map(cronView) }, 200)
+      return sendView(c, routes.cronList, { items: (await cron.list()).map(cronView) }, 200)
     }),
     handleRoute(routes.cronCreate, async (c, { body }) => {
       const schedule = await cron.create({
@@ -64,7 +65,7 @@ export function taskRouteHandlers(ctx: TaskRoutesContext): RouteHandler[] {
         args: body.args,
         enabled: body.enabled,
       })
-      return c.json(cronView(schedule), 201)
+      return sendView(c, routes.cronCreate, cronView(schedule), 201)
     }),
     handleRoute(routes.cronUpdate, async (c, { params, body }) => {
       const schedule = await cron.update(params.id, {
@@ -73,11 +74,11 @@ export function taskRouteHandlers(ctx: TaskRoutesContext): RouteHandler[] {
         args: body.args,
         enabled: body.enabled,
       })
-      return c.json(cronView(schedule), 200)
+      return sendView(c, routes.cronUpdate, cronView(schedule), 200)
     }),
     handleRoute(routes.cronDelete, async (c, { params }) => {
       await cron.delete(params.id)
-      return c.json({ id: params.id, deleted: true }, 200)
+      return sendView(c, routes.cronDelete, { id: params.id, deleted: true }, 200)
     }),
   ]
 }

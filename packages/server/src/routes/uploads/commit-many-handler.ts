@@ -1,32 +1,16 @@
 import { committedContentType } from './committed-content-type'
 import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
-import type { writeResultSchema } from '@svcdb/contract'
-import type * as v from 'valibot'
-import type { Database, WrittenFile } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { normalizePath } from '@svcdb/engine'
+import { writeResultView } from '../../dto/entry-views'
+import type { WriteResultView } from '../../dto/entry-views'
+import { sendView } from '../../dto/send-view'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { accessOf, allowWrite } from '../files/file-access'
 import { assertPossessed, possessionOwner } from './chunk-possession'
 import type { ChunkPossession } from './chunk-possession'
-
-type WriteResultView = v.InferOutput<typeof writeResultSchema>
-
-/** The per-file answer, the body `/uploads/commit` gives for one file. */
-function writeResult(file: WrittenFile): WriteResultView {
-  return {
-    path: file.path,
-    name: file.path.slice(file.path.lastIndexOf('/') + 1),
-    entry_type: 'file',
-    size: file.size,
-    content_type: file.contentType,
-    hash: file.hash,
-    version: file.version,
-    created_at: file.createdAt,
-    updated_at: file.updatedAt,
-  }
-}
 
 /**
  * `POST /uploads/commit-many`: many files made of chunks the caller sent, committed as one
@@ -65,9 +49,9 @@ export function commitManyHandler(ctx: {
         // One batch, so one version: the body's 1 MB bounds what the batch holds.
         maxBatchFiles: body.files.length,
         maxBatchBytes: Number.MAX_SAFE_INTEGER,
-        onWritten: (file) => files.push(writeResult(file)),
+        onWritten: (file) => files.push(writeResultView(file)),
       },
     )
-    return c.json({ version: result.version, files }, 200)
+    return sendView(c, routes.uploadsCommitMany, { version: result.version, files }, 200)
   })
 }

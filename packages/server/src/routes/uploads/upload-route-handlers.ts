@@ -3,6 +3,8 @@ import type { Access, Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { Database } from '@svcdb/engine'
 import { CHUNK_SIZES, normalizePath } from '@svcdb/engine'
+import { writeResultView } from '../../dto/entry-views'
+import { sendView } from '../../dto/send-view'
 import { ServerError } from '../../errors/server-error'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
@@ -44,7 +46,12 @@ export function uploadRouteHandlers(ctx: {
       const access = await accessOf(c, auth)
       assertMayUpload(access)
       if (access.principal.isRoot)
-        return c.json({ missing: await db.missingChunks(body.hashes) }, 200)
+        return sendView(
+          c,
+          routes.uploadsCheck,
+          { missing: await db.missingChunks(body.hashes) },
+          200,
+        )
       // Anyone else learns only about the chunks it sent itself: whether some content is
       // stored elsewhere in the database is not theirs to know.
       const owner = possessionOwner(access.principal)
@@ -53,7 +60,7 @@ export function uploadRouteHandlers(ctx: {
       const missing = body.hashes
         .map((h) => h.toLowerCase())
         .filter((h) => gone.has(h) || possession.sizeOf(owner, h) === undefined)
-      return c.json({ missing: [...new Set(missing)] }, 200)
+      return sendView(c, routes.uploadsCheck, { missing: [...new Set(missing)] }, 200)
     }),
     handleRoute(routes.uploadsChunk, async (c, { params }) => {
       const access = await accessOf(c, auth)
@@ -75,7 +82,7 @@ export function uploadRouteHandlers(ctx: {
       // `stored` says whether the chunk is new to the caller (root: to the database), so that
       // sending a guessed chunk never confirms that someone else stored it.
       const stored = access.principal.isRoot ? isNew : firstFromCaller
-      return c.json({ hash, stored }, stored ? 201 : 200)
+      return sendView(c, routes.uploadsChunk, { hash, stored }, stored ? 201 : 200)
     }),
     handleRoute(routes.uploadsCommit, async (c, { query, body }) => {
       const path = normalizePath(body.path)
@@ -88,20 +95,8 @@ export function uploadRouteHandlers(ctx: {
         contentType: await committedContentType(db, path, body),
         ...(body.hash === undefined ? {} : { contentHash: body.hash }),
       })
-      return c.json(
-        {
-          path: written.path,
-          name: written.name,
-          entry_type: 'file' as const,
-          size: written.size,
-          content_type: written.contentType,
-          hash: written.hash,
-          version: written.version,
-          created_at: written.createdAt,
-          updated_at: written.updatedAt,
-        },
-        written.created ? 201 : 200,
-      )
+      const status = written.created ? 201 : 200
+      return sendView(c, routes.uploadsCommit, writeResultView(written), status)
     }),
     commitManyHandler({ db, auth, possession }),
   ]

@@ -1,8 +1,9 @@
 import type { Auth } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
-import type { HeadLogPageView } from '@svcdb/contract'
-import type { Database, HeadLogPage } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import type { Context } from 'hono'
+import { sendView } from '../../dto/send-view'
+import { headLogView } from '../../dto/version-views'
 import { ServerError } from '../../errors/server-error'
 import type { AppEnv } from '../../routing/app-env'
 import { handleRoute } from '../../routing/route-handler'
@@ -41,19 +42,6 @@ export function headLogRoute(ctx: { db: Database; auth: Auth }): RouteHandler {
       limit: query.limit,
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
     })
-    return c.json(headLogView(page), 200)
+    return sendView(c, routes.versionsLog, headLogView(page), 200)
   })
-}
-
-function headLogView(page: HeadLogPage): HeadLogPageView {
-  return {
-    items: page.items.map((entry) => ({
-      head: entry.head,
-      previous: entry.previous,
-      cause: entry.cause,
-      at: entry.at,
-      by: entry.by ?? null,
-    })),
-    cursor: page.cursor ?? null,
-  }
 }

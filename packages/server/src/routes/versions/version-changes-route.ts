@@ -3,6 +3,8 @@ import { routes } from '@svcdb/contract'
 import type { VersionChangeView } from '@svcdb/contract'
 import type { Database, EntryDifference } from '@svcdb/engine'
 import { seesInventory } from '../../auth/inventory-access'
+import { sendView } from '../../dto/send-view'
+import { versionChangeView } from '../../dto/version-views'
 import { ServerError } from '../../errors/server-error'
 import type { RouteHandler } from '../../routing/route-handler'
 import { handleRoute } from '../../routing/route-handler'
@@ -39,12 +41,11 @@ export function versionChangesRoute(ctx: { db: Database; auth: Auth }): RouteHan
         more = true
         break
       }
-      const change = difference.change === 'created' ? 'added' : difference.change
-      items.push({ path: difference.path, change, type: difference.entryType })
+      items.push(versionChangeView(difference))
       last = difference
     }
     const cursor = more && last !== undefined ? cursorOf(last) : null
-    return c.json({ items, cursor }, 200)
+    return sendView(c, routes.versionsChanges, { items, cursor }, 200)
   })
 }
 

@@ -1,6 +1,7 @@
 import { MAX_IMPORT_BYTES, routes } from '@svcdb/contract'
-import type { ImportResultView } from '@svcdb/contract'
-import type { Database, ImportResult } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
+import { sendView } from '../../dto/send-view'
+import { importView, promotedView } from '../../dto/version-views'
 import { ServerError } from '../../errors/server-error'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
@@ -44,7 +45,8 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       }
       if (query.from !== undefined) {
         const staged = { path: query.from, fork: query.fork }
-        return c.json(importView(await importStaged(c, db, staged, options)), 200)
+        const result = await importStaged(c, db, staged, options)
+        return sendView(c, routes.versionsImport, importView(result), 200)
       }
       if (query.fork !== undefined) {
         throw new ServerError(
@@ -55,14 +57,14 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       // Counted as it streams, whatever Content-Length says; the engine's own limit stays.
       const body = requestBody(c, { maxBytes: MAX_IMPORT_BYTES, what: 'an import' })
       const result = await db.importArchive(body, { ...options, maxBytes: MAX_IMPORT_BYTES })
-      return c.json(importView(result), 200)
+      return sendView(c, routes.versionsImport, importView(result), 200)
     }),
     handleRoute(routes.versionsPromote, async (c, { query }) => {
       if (!HEX_HASH.test(query.hash)) {
         throw new ServerError('BAD_REQUEST', 'hash must be a 64-digit hex version hash')
       }
       const { version } = await db.promote(query.hash, { ...expectHeadOf(query), ...actorOf(c) })
-      return c.json({ status: 'promoted', head: version }, 200)
+      return sendView(c, routes.versionsPromote, promotedView(version), 200)
     }),
   ]
 }
@@ -71,18 +73,4 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
 async function resolve(db: Database, spec: string): Promise<string> {
   if (spec === 'HEAD' || HEX_HASH.test(spec)) return (await db.at(spec).stat('/')).hash
   return (await db.snapshots.get(spec)).version
-}
-
-function importView(result: ImportResult): ImportResultView {
-  return {
-    status: result.status,
-    backup_type: result.backupType,
-    entries_imported: result.entriesImported,
-    chunks_imported: result.chunksImported,
-    files_imported: result.filesImported,
-    directories_imported: result.directoriesImported,
-    deletions_applied: result.deletionsApplied,
-    version_hash: result.versionHash,
-    head_promoted: result.headPromoted,
-  }
 }
