@@ -18,7 +18,7 @@ export type HeadLogItem = HeadLogPage['items'][number]
 
 /** A page of the entries that differ between two versions (`GET /versions/changes`), in path order. */
 export type VersionChangesPage = ResponseOf<R['versionsChanges']>
-/** One entry that differs: `created` (added or changed) or `deleted`, at its path. */
+/** One entry that differs, at its path: `added`, `modified` or `deleted` (an entry that changed kind is `deleted`, then `added`). */
 export type VersionChange = VersionChangesPage['items'][number]
 
 /** Options of {@link VersionsApi.changes}: `to` is HEAD when absent. */
