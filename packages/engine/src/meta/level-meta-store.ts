@@ -5,6 +5,7 @@ import { insufficientStorage } from '../storage/no-space'
 import { createInPlaceBudget } from './in-place-budget'
 import { logRotationOf } from './level-log-rotation'
 import { createLevelWriteQueue } from './level-write-queue'
+import { checkMetaOps } from './meta-op-check'
 import { BINARY_SPACES, TEXT_SPACES } from './meta-store'
 import type { KeyOf, MetaOp, MetaStore, RangeOptions, Space } from './meta-store'
 
@@ -113,13 +114,16 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
     },
     async batch(ops: readonly MetaOp[], options) {
       if (ops.length === 0) return
+      checkMetaOps(ops)
       await writes.write(ops, options.sync)
     },
     iterate<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
-      const options = levelRange(range)
-      const iterator = sub(space).iterator(options)
+      // Opened now, so the iteration reads the store as it is at this call; a closed store
+      // fails it when iterated, as it fails every other call.
+      const opened = openedNow(() => sub(space).iterator(levelRange(range)), ioError)
       return {
         async *[Symbol.asyncIterator]() {
+          const iterator = opened()
           try {
             for await (const [key, value] of iterator) yield [key as KeyOf<S>, value as Uint8Array]
           } catch (err) {
@@ -131,10 +135,10 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
     },
     keys<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
-      const options = levelRange(range)
-      const iterator = sub(space).keys(options)
+      const opened = openedNow(() => sub(space).keys(levelRange(range)), ioError)
       return {
         async *[Symbol.asyncIterator]() {
+          const iterator = opened()
           try {
             // Batches of keys per native call: far cheaper than one call per key.
             for (;;) {
@@ -162,6 +166,22 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
         throw ioError('close', err)
       }
     },
+  }
+}
+
+/**
+ * Opens an iterator at once; returns a function that gives it, or throws (wrapped) what
+ * opening it threw.
+ */
+function openedNow<T>(open: () => T, wrap: (action: string, err: unknown) => EngineError): () => T {
+  try {
+    const iterator = open()
+    return () => iterator
+  } catch (err) {
+    const failure = wrap('iteration', err)
+    return () => {
+      throw failure
+    }
   }
 }
 

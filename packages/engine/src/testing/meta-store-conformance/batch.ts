@@ -94,6 +94,30 @@ export function batchTests(ctx: MetaSuiteContext): void {
       expect(text(await store.get('meta', 'kept'))).toBe('changed')
     })
 
+    it('does not fail a valid batch issued together with a failing one', async () => {
+      const { store } = await ctx.open()
+      const first = store.batch([{ type: 'put', space: 'meta', key: 'a', value: utf8('a') }], {
+        sync: true,
+      })
+      const bad = store.batch([invalidPut], { sync: true })
+      const innocent = store.batch([{ type: 'put', space: 'meta', key: 'b', value: utf8('b') }], {
+        sync: true,
+      })
+      expect(await outcome(first)).toBe('resolved')
+      expect(await outcome(bad)).not.toBe('resolved')
+      expect(await outcome(innocent)).toBe('resolved')
+      expect(text(await store.get('meta', 'a'))).toBe('a')
+      expect(text(await store.get('meta', 'b'))).toBe('b')
+    })
+
+    it('refuses an op naming no space, writing nothing of its batch', async () => {
+      const { store } = await ctx.open()
+      const stray = { type: 'put', space: 'nowhere', key: 'x', value: utf8('x') }
+      const ops = [{ type: 'put', space: 'meta', key: 'with-stray', value: utf8('x') }, stray]
+      expect(await outcome(store.batch(ops as MetaOp[], { sync: true }))).not.toBe('resolved')
+      expect(await store.get('meta', 'with-stray')).toBeUndefined()
+    })
+
     it('resolves an empty batch and changes nothing', async () => {
       const { store } = await ctx.open()
       await seed(store)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MetaOp } from '../../meta/meta-store'
-import { outcome } from './async-results'
+import { collect, outcome } from './async-results'
 import type { MetaSuiteContext } from './fixture'
 import { bytes } from './sample-keys'
 
@@ -22,6 +22,13 @@ export function closeTests(ctx: MetaSuiteContext): void {
       const put: MetaOp = { type: 'put', space: 'meta', key: 'k', value: bytes(2) }
       expect(await outcome(store.batch([put], { sync: true }))).toBe('CLOSED')
       expect(await outcome(store.batch([put], { sync: false }))).toBe('CLOSED')
+    })
+
+    it('fails iterate and keys with CLOSED once closed', async () => {
+      const { store } = await ctx.open()
+      await store.close()
+      expect(await outcome(collect(store.iterate('meta')))).toBe('CLOSED')
+      expect(await outcome(collect(store.keys('obj')))).toBe('CLOSED')
     })
 
     it('keeps every batch acknowledged before a clean close, synced or not', async () => {
