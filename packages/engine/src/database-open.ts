@@ -1,20 +1,17 @@
 import type { AbstractLevel } from 'abstract-level'
 import { CHUNK_SIZES } from './chunking/fastcdc'
-import {
-  DATABASE_FORMAT_VERSION,
-  DatabaseState,
-  jsonValue,
-  readFormat,
-  upgradeFormat,
-  VERSION_LOG_LIMIT,
-} from './database-state'
-import { EngineCore, rootPage } from './engine-core'
-import type { Clock } from './engine-core'
+import { EngineCore } from './engine-core'
+import type { Clock } from './internal/clock'
 import { EngineError } from './errors'
 import { createHasher } from './hashing/create-hasher'
 import type { HashAlgorithm } from './hashing/hasher'
 import { ObjectStore, WriteSet } from './objects/object-store'
+import { rootPage } from './objects/root-page'
 import { pageTotals } from './objects/tree-objects'
+import { DatabaseState } from './state/database-state'
+import { DATABASE_FORMAT_VERSION, readFormat, upgradeFormat } from './state/format-record'
+import { jsonValue } from './state/stored-json'
+import { VERSION_LOG_LIMIT } from './state/version-log'
 import type { Storage } from './storage/open-storage'
 import { DEFAULT_HEAD_LOG_RETENTION_MS } from './versions/head-log'
 import { FORMAT_KEY, HEAD } from './meta/keys'

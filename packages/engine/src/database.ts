@@ -131,7 +131,7 @@ export class Database extends Workspace {
     const expectHead = checkHeadMoveOptions(options)
     await assertVersionRoot(this.core, root)
     return withStoredVersion(this.core, root, () =>
-      this.core.submit(
+      this.core.writes.submit(
         moveRefMutation(HEAD, { root }, 'promote', [refKey('import', version.toLowerCase())], {
           expectHead,
           headLog: headLogMark('promote', options.by),
@@ -172,7 +172,7 @@ export class Database extends Workspace {
     this.core.assertOpen()
     const root = await resolveVersionRoot(this.core, from)
     return withStoredVersion(this.core, root, () =>
-      this.core.submit(restoreFileMutation(HEAD, path, root)),
+      this.core.writes.submit(restoreFileMutation(HEAD, path, root)),
     )
   }
 
@@ -315,11 +315,11 @@ export class Database extends Workspace {
     return core.meters.snapshot({
       hashAlgorithm: core.format.hashAlgorithm,
       chunkSize: core.format.chunker.avg,
-      counters: core.state.counters,
-      head: core.headTotals,
-      pendingWrites: core.pendingWrites,
+      counters: core.state.counters.value,
+      head: core.headTotals.value,
+      pendingWrites: core.writes.pending,
       ...core.state.namedRefs,
-      gcLastReclaimedBytes: core.gcLastReclaimedBytes,
+      gcLastReclaimedBytes: core.gc.lastReclaimedBytes,
     })
   }
 

@@ -2,25 +2,25 @@ import type { ChunkStore } from './chunks/chunk-store'
 import { ReadBufferPool } from './read/read-buffer-pool'
 import { ChangeFeed } from './changes/change-feed'
 import { Committer } from './commit/committer'
-import type { Mutation } from './commit/committer'
-import type { DatabaseState, FormatRecord } from './database-state'
+import { WritePath } from './commit/write-path'
 import { EngineError } from './errors'
-import { GcFence } from './gc/gc-fence'
-import type { MetaStore } from './meta/meta-store'
+import { GcFence } from './commit/gc-fence'
+import { GcWatch } from './gc/gc-watch'
+import { IndexUsage } from './indexes/index-usage'
 import { maintainIndexes } from './indexes/index-maintenance'
 import { runQuery } from './indexes/query/run-query'
+import type { Clock } from './internal/clock'
+import type { MetaStore } from './meta/meta-store'
 import type { ObjectStore } from './objects/object-store'
-import { pageTotals } from './objects/tree-objects'
-import type { DirPage, Totals } from './objects/tree-objects'
+import type { Totals } from './objects/tree-objects'
 import { TreeView } from './read/tree-view'
 import type { ViewContext } from './read/tree-view'
+import type { DatabaseState } from './state/database-state'
+import type { FormatRecord } from './state/format-record'
+import { HeadTotals } from './state/head-totals'
 import { DatabaseMeters } from './stats/database-meters'
-import { describeRef, HEAD } from './meta/keys'
+import { HEAD } from './meta/keys'
 
-/** A source of the current time in Unix milliseconds; injectable for tests. */
-export interface Clock {
-  now(): number
-}
 
 /** Storage and bookkeeping of an open database, before the core is built. */
 export interface CoreParts {
@@ -38,14 +38,16 @@ export interface CoreParts {
 }
 
 /**
- * What every part of an open database shares: storage, the committer (the only way refs
- * move), refs and counters, meters, the change feed and the GC fence. Not public API: the
- * database and its workspaces, versions, archives and GC are built on it.
+ * The composition root of an open database: builds each service once and wires the
+ * committer's hooks to the services that own the state they change. Every field is a
+ * service (or storage) that owns its state; nothing here is written from outside. Not
+ * public API: the database hands each operation the services it asks for.
  */
 export class EngineCore {
   readonly meta: MetaStore
   readonly chunks: ChunkStore
   readonly objects: ObjectStore
+  /** Refs, their info, the persistent counters and the version log sequence. */
   readonly state: DatabaseState
   readonly format: FormatRecord
   readonly clock: Clock
@@ -55,22 +57,11 @@ export class EngineCore {
   readonly view: ViewContext
   readonly feed = new ChangeFeed()
   readonly fence = new GcFence()
+  readonly gc = new GcWatch()
+  readonly indexes: IndexUsage
+  readonly headTotals: HeadTotals
   readonly committer: Committer
-  /** Roots that became reachable since a GC started marking (its re-mark set); else undefined. */
-  gcWatch: Uint8Array[] | undefined
-  headTotals: Totals
-  pendingWrites = 0
-  /**
-   * Uploads and imports between their first staged chunk and their commit: pack compaction
-   * must not start while one holds ops it has not committed.
-   */
-  activeWrites = 0
-  private writeGate: Promise<void> | undefined
-  private onQuiet: (() => void) | undefined
-  /** Bytes the latest garbage collection reclaimed. */
-  gcLastReclaimedBytes = 0
-  /** Set once any query index is built: until then writes skip index maintenance. */
-  indexesInUse: boolean
+  readonly writes: WritePath
   private closed = false
 
   constructor(parts: CoreParts) {
@@ -81,8 +72,8 @@ export class EngineCore {
     this.format = parts.format
     this.clock = parts.clock
     this.headLogRetentionMs = parts.headLogRetentionMs
-    this.headTotals = parts.headTotals
-    this.indexesInUse = parts.indexesInUse
+    this.indexes = new IndexUsage(parts.indexesInUse)
+    this.headTotals = new HeadTotals(parts.objects, () => parts.state.refs.get(HEAD), parts.headTotals)
     const now = () => parts.clock.now()
     this.meters = new DatabaseMeters(now)
     this.view = {
@@ -111,81 +102,22 @@ export class EngineCore {
       groupOps: (moves, tally) => this.state.groupOps(moves, tally),
       onCommitted: (moves, tally, changes) => {
         this.state.committed(moves, tally)
-        for (const move of moves) if (move.to !== null) this.gcWatch?.push(move.to)
-        if (moves.some((m) => m.ref === HEAD)) this.refreshHeadTotals()
+        for (const move of moves) if (move.to !== null) this.gc.add(move.to)
+        if (moves.some((m) => m.ref === HEAD)) this.headTotals.refresh()
         this.feed.emit(changes)
       },
       onFlush: (ms) => this.meters.latency.flush.record(ms),
       derive: async (objects, from, to) => {
-        if (!this.indexesInUse) return { ops: [], roots: [] }
+        if (!this.indexes.inUse) return { ops: [], roots: [] }
         return maintainIndexes({ objects, chunks: this.chunks, meta: this.meta }, from, to)
       },
-      onDerived: (roots) => this.gcWatch?.push(...roots),
+      onDerived: (roots) => this.gc.add(...roots),
     })
-  }
-
-  /** Marks the start of an upload or import; waits while writes are held (see holdWrites). */
-  async enterWrite(): Promise<void> {
-    while (this.writeGate !== undefined) await this.writeGate
-    this.activeWrites++
-  }
-
-  /** Marks the end (commit or failure) of an upload or import. */
-  exitWrite(): void {
-    this.activeWrites--
-    if (this.activeWrites === 0) this.onQuiet?.()
-  }
-
-  /**
-   * Holds new uploads and imports, waits up to `waitMs` for running ones to finish, and runs
-   * `task` between commit groups once none is running; `undefined` if they did not finish in
-   * time. New writes resume as soon as `task` has started.
-   */
-  async holdWrites<T>(waitMs: number, task: () => T): Promise<{ value: T } | undefined> {
-    let release = (): void => undefined
-    this.writeGate = new Promise<void>((resolve) => (release = resolve))
-    try {
-      if (this.activeWrites > 0) {
-        const quiet = new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => resolve(false), waitMs)
-          this.onQuiet = () => {
-            clearTimeout(timer)
-            resolve(true)
-          }
-        })
-        const settled = await quiet
-        this.onQuiet = undefined
-        if (!settled) return undefined
-      }
-      return await this.committer.exclusive(async () =>
-        this.activeWrites === 0 ? { value: task() } : undefined,
-      )
-    } finally {
-      this.writeGate = undefined
-      release()
-    }
+    this.writes = new WritePath({ committer: this.committer, assertOpen: () => this.assertOpen() })
   }
 
   get isClosed(): boolean {
     return this.closed
-  }
-
-  /** Queues a mutation and resolves once it is durable. */
-  async submit<T>(mutation: Mutation<T>): Promise<T> {
-    this.assertOpen()
-    this.pendingWrites++
-    try {
-      return await this.committer.submit(mutation)
-    } finally {
-      this.pendingWrites--
-    }
-  }
-
-  /** The committed root of `ref`; `NOT_FOUND` when it does not exist. */
-  rootOf(ref: string): Uint8Array {
-    const root = this.state.refs.get(ref)
-    if (root === undefined) throw new EngineError('NOT_FOUND', `${describeRef(ref)} does not exist`)
-    return root
   }
 
   /** A read-only view of `root`. */
@@ -207,28 +139,4 @@ export class EngineCore {
     await this.chunks.close()
     await this.meta.close()
   }
-
-  private refreshHeadTotals(): void {
-    const head = this.rootOf(HEAD)
-    // The new root page was just committed, so it is normally in the cache.
-    const cached = this.objects.peek(head)
-    if (cached !== undefined && (cached.type === 'leaf' || cached.type === 'node')) {
-      this.headTotals = pageTotals(cached)
-      return
-    }
-    void rootPage(this.objects, head).then(
-      (page) => {
-        if (this.state.refs.get(HEAD) === head) this.headTotals = pageTotals(page)
-      },
-      () => undefined,
-    )
-  }
-}
-
-/** The root page of a version; `CONTENT_CORRUPT` if the object is not a directory. */
-export async function rootPage(objects: ObjectStore, hash: Uint8Array): Promise<DirPage> {
-  const page = await objects.get(hash)
-  if (page.type !== 'leaf' && page.type !== 'node')
-    throw new EngineError('CONTENT_CORRUPT', 'the root of a version is not a directory')
-  return page
 }

@@ -63,7 +63,7 @@ export class Workspace {
 
   /** Hex hash of the latest version of this workspace. */
   head(): string {
-    return toHex(this.core.rootOf(this.ref))
+    return toHex(this.core.state.rootOf(this.ref))
   }
 
   /**
@@ -121,7 +121,7 @@ export class Workspace {
     checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
     const started = performance.now()
     if (isIndexConfigPath(target)) data = await checkedConfigData(data)
-    await core.enterWrite()
+    await core.writes.enter()
     const lease = core.fence.lease()
     try {
       const content = await ingest(data, core.chunks, core.objects.hasher, {
@@ -131,9 +131,9 @@ export class Workspace {
       core.meters.chunksIngested(content.chunks.length, content.newChunks)
       let outcome
       try {
-        outcome = await core.submit(writeFileMutation(this.ref, target, content, options))
+        outcome = await core.writes.submit(writeFileMutation(this.ref, target, content, options))
       } catch (err) {
-        core.state.counters.voidBytes += content.newStoredBytes
+        core.state.counters.addVoidBytes(content.newStoredBytes)
         throw err
       }
       core.meters.write(content.size, performance.now() - started)
@@ -153,7 +153,7 @@ export class Workspace {
       if (options.metadata !== undefined) result.metadata = options.metadata
       return result
     } finally {
-      core.exitWrite()
+      core.writes.exit()
       lease.release()
     }
   }
@@ -182,7 +182,7 @@ export class Workspace {
     const lease = core.fence.lease()
     try {
       const content = await contentFromChunks(core, chunks, lease, options.contentHash)
-      const outcome = await core.submit(writeFileMutation(this.ref, target, content, options))
+      const outcome = await core.writes.submit(writeFileMutation(this.ref, target, content, options))
       const { entry, file } = outcome
       const result: WriteResult = {
         path: target,
@@ -277,11 +277,11 @@ export class Workspace {
 
   /** @internal */
   protected current(): TreeView {
-    return this.core.viewOf(this.core.rootOf(this.ref))
+    return this.core.viewOf(this.core.state.rootOf(this.ref))
   }
 
   /** @internal */
   protected submit<T>(mutation: Mutation<T>): Promise<T> {
-    return this.core.submit(mutation)
+    return this.core.writes.submit(mutation)
   }
 }

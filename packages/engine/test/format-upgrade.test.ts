@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CHUNK_CODEC } from '../src/chunks/chunk-codec'
 import { RECORD_MAGIC } from '../src/chunks/chunk-record'
 import { openDatabaseOnStorage } from '../src/database'
-import { DATABASE_FORMAT_VERSION } from '../src/database-state'
+import { DATABASE_FORMAT_VERSION } from '../src/state/format-record'
 import { Database, isEngineError } from '../src/index'
 import { openDiskStorage } from '../src/storage/open-storage'
 

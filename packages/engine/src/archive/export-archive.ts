@@ -1,4 +1,3 @@
-import type { EngineCore } from '../engine-core'
 import { HashSet } from '../internal/hash-set'
 import { resolveVersionRoot } from '../versions/version-spec'
 import type { VersionSpec } from '../versions/version-spec'
@@ -6,6 +5,22 @@ import { ARCHIVE_FORMAT_VERSION, createArchiveWriter } from './archive-codec'
 import type { ArchiveHeader } from './archive-codec'
 import { VersionDiff } from './version-diff'
 import type { WalkItem } from './version-diff'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { GcFence } from '../commit/gc-fence'
+import type { Clock } from '../internal/clock'
+import type { ObjectStore } from '../objects/object-store'
+import type { FormatRecord } from '../state/format-record'
+import type { VersionSpecServices } from '../versions/version-spec'
+
+/** What exporting an archive needs. */
+export interface ExportServices extends VersionSpecServices {
+  assertOpen(): void
+  readonly chunks: ChunkStore
+  readonly clock: Clock
+  readonly fence: GcFence
+  readonly format: FormatRecord
+  readonly objects: ObjectStore
+}
 
 /** Progress of an export or diff, reported as frames are produced. */
 export interface ExportProgress {
@@ -30,7 +45,7 @@ const READ_AHEAD = 8
  * and memory stays bounded by the read-ahead window and the set of hashes already sent.
  */
 export async function* writeArchive(
-  core: EngineCore,
+  core: ExportServices,
   to: VersionSpec,
   from: VersionSpec | null,
   options: ExportOptions = {},

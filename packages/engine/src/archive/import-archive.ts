@@ -1,7 +1,6 @@
-import type { Tally } from '../commit/committer'
-import type { EngineCore } from '../engine-core'
+import type { Tally } from '../state/ref-move'
 import { EngineError, isEngineError } from '../errors'
-import type { Lease } from '../gc/gc-fence'
+import type { Lease } from '../commit/gc-fence'
 import type { HashAlgorithm } from '../hashing/hasher'
 import { crashPoint } from '../internal/crash-point'
 import { sameBytes, toHex } from '../internal/hex'
@@ -15,6 +14,23 @@ import { invalidArchive } from './archive-format'
 import { ImportChecker } from './import-check'
 import type { StagedObject } from './import-check'
 import { VersionDiff } from './version-diff'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { GcFence } from '../commit/gc-fence'
+import type { WritePath } from '../commit/write-path'
+import type { ObjectStore } from '../objects/object-store'
+import type { DatabaseState } from '../state/database-state'
+import type { FormatRecord } from '../state/format-record'
+
+/** What importing an archive needs. */
+export interface ImportServices {
+  assertOpen(): void
+  readonly chunks: ChunkStore
+  readonly fence: GcFence
+  readonly format: FormatRecord
+  readonly objects: ObjectStore
+  readonly state: DatabaseState
+  readonly writes: WritePath
+}
 
 /** Options of `importArchive`. */
 export interface ImportOptions {
@@ -67,7 +83,7 @@ const STAGE_WINDOW = 8
  * `TOO_LARGE`, a patch on another HEAD `BASE_MISMATCH`) and leaves the database as it was.
  */
 export async function importArchive(
-  core: EngineCore,
+  core: ImportServices,
   source: AsyncIterable<Uint8Array>,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
@@ -91,12 +107,12 @@ export async function importArchive(
   try {
     checkBase(core, header, options.force === true)
     // Checked again inside the commit; failing here spares reading a doomed archive.
-    if (options.promote === true) assertExpectedHead(core.rootOf(HEAD), expectHead)
+    if (options.promote === true) assertExpectedHead(core.state.rootOf(HEAD), expectHead)
   } catch (err) {
     await archive.frames.return(undefined as never)
     throw err
   }
-  await core.enterWrite()
+  await core.writes.enter()
   const lease = core.fence.lease()
   try {
     const staged = await stageFrames(core, archive.frames, lease, options)
@@ -112,7 +128,7 @@ export async function importArchive(
     )
     const counts = await checker.check(header.target)
     const deletions = await countDeletions(core, staged.objects, header)
-    return await core.submit({
+    return await core.writes.submit({
       async apply({ rootOf, now }) {
         checkBase(core, header, options.force === true, rootOf(HEAD))
         const version = toHex(header.target)
@@ -160,16 +176,16 @@ export async function importArchive(
       },
     })
   } finally {
-    core.exitWrite()
+    core.writes.exit()
     lease.release()
   }
 }
 
 function checkBase(
-  core: EngineCore,
+  core: ImportServices,
   header: ArchiveHeader,
   force: boolean,
-  head: Uint8Array = core.rootOf(HEAD),
+  head: Uint8Array = core.state.rootOf(HEAD),
 ): void {
   if (header.kind !== 'patch' || force || header.base === undefined) return
   if (!sameBytes(header.base, head)) {
@@ -189,7 +205,7 @@ interface Staged {
 }
 
 async function stageFrames(
-  core: EngineCore,
+  core: ImportServices,
   frames: AsyncGenerator<
     | { type: 'object'; hash: Uint8Array; bytes: Uint8Array; object: TreeObject }
     | { type: 'chunk'; hash: Uint8Array; bytes: Uint8Array },
@@ -256,11 +272,11 @@ async function stageFrames(
 
 /** Entries of the base version (the patch's, when stored; else HEAD) missing from the target. */
 async function countDeletions(
-  core: EngineCore,
+  core: ImportServices,
   staged: ReadonlyMap<string, StagedObject>,
   header: ArchiveHeader,
 ): Promise<number> {
-  let base = core.rootOf(HEAD)
+  let base = core.state.rootOf(HEAD)
   if (header.base !== undefined && (await core.objects.has(header.base))) base = header.base
   const source = {
     load: async (hash: Uint8Array) => {

@@ -1,6 +1,6 @@
 import type { ChunkStore } from '../chunks/chunk-store'
 import { isEngineError, throwIfAborted } from '../errors'
-import type { Lease } from '../gc/gc-fence'
+import type { Lease } from '../commit/gc-fence'
 import type { Hasher } from '../hashing/hasher'
 import { sameBytes, toHex } from '../internal/hex'
 import type { ObjectStore } from '../objects/object-store'

@@ -2,7 +2,7 @@ import type { DatabaseChange } from '../changes/database-change'
 import { sameBytes, toHex } from '../internal/hex'
 import type { WriteSet } from '../objects/object-store'
 import { HEAD, refKey } from '../meta/keys'
-import type { RefMove } from './committer'
+import type { RefMove } from '../state/ref-move'
 
 /** What a group of tree edits comes to once its intermediate versions are folded away. */
 export interface Collapsed {

@@ -7,7 +7,7 @@ import { toHex } from '../internal/hex'
 import { createLevelMetaStore } from '../meta/level-meta-store'
 import type { MetaStore } from '../meta/meta-store'
 import { ObjectStore } from '../objects/object-store'
-import type { RefMove } from './committer'
+import type { RefMove } from '../state/ref-move'
 import { Committer } from './committer'
 import type { Mutation } from './committer'
 

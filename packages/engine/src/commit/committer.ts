@@ -3,7 +3,8 @@ import type { MetaOp, MetaStore } from '../meta/meta-store'
 import type { ObjectStore, WriteSet } from '../objects/object-store'
 import type { DatabaseChange } from '../changes/database-change'
 import { crashPoint } from '../internal/crash-point'
-import type { HeadLogMark } from '../versions/head-log-record'
+import type { HeadLogMark } from '../state/head-log-record'
+import type { RefInfo, RefMove, Tally } from '../state/ref-move'
 import { CommitGroup } from './commit-group'
 import type { Pending } from './commit-group'
 
@@ -15,22 +16,6 @@ export interface MutationContext {
   rootOf(ref: string): Uint8Array | undefined
   objects: WriteSet
   now: number
-}
-
-/** Storage a mutation added (or, negative, removed), summed per group for the persistent counters. */
-export interface Tally {
-  chunks: number
-  rawBytes: number
-  storedBytes: number
-}
-
-/** What is recorded with a snapshot or fork ref besides its root. */
-export interface RefInfo {
-  /** Unix milliseconds. */
-  createdAt: number
-  metadata?: Record<string, unknown>
-  /** Hex hash of the version a fork started from. */
-  base?: string
 }
 
 /** A ref set to a root (with its info, when it has one), or removed (`null`). */
@@ -70,18 +55,6 @@ export interface Mutation<T> {
    */
   speculative?: boolean
   apply(context: MutationContext): Promise<MutationOutcome<T>>
-}
-
-/** A committed ref move (`null`: absent before, or removed), for the version log and stats. */
-export interface RefMove {
-  ref: string
-  from: Uint8Array | null
-  to: Uint8Array | null
-  at: number
-  /** Info to record with the ref (a new snapshot or fork). */
-  info?: RefInfo
-  /** See {@link RefUpdate.headLog}. */
-  headLog?: HeadLogMark
 }
 
 /** Hooks the database gives the committer. */

@@ -1,13 +1,35 @@
 import type { CompactReport } from '../chunks/chunk-store'
 import { COUNTERS_KEY, dirHashOfRecordKey } from '../meta/keys'
-import { jsonValue, readVersionLog } from '../database-state'
-import type { EngineCore } from '../engine-core'
+import { jsonValue } from '../state/stored-json'
+import { readVersionLog } from '../state/version-log'
 import { EngineError, throwIfAborted } from '../errors'
 import { crashPoint } from '../internal/crash-point'
 import { parseHash, toHex } from '../internal/hex'
 import type { MetaOp } from '../meta/meta-store'
 import { retainedHeadLogRoots } from '../versions/head-log'
 import { Marker } from './marker'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { Committer } from '../commit/committer'
+import type { GcFence } from '../commit/gc-fence'
+import type { WritePath } from '../commit/write-path'
+import type { MetaStore } from '../meta/meta-store'
+import type { ObjectStore } from '../objects/object-store'
+import type { DatabaseState } from '../state/database-state'
+import type { GcWatch } from './gc-watch'
+import type { HeadLogServices } from '../versions/head-log'
+
+/** What garbage collection needs: storage, refs and counters, the committer (to run between groups), the write path (to hold uploads), the fence and its own watch. */
+export interface GcServices extends HeadLogServices {
+  assertOpen(): void
+  readonly chunks: ChunkStore
+  readonly committer: Committer
+  readonly fence: GcFence
+  readonly gc: GcWatch
+  readonly meta: MetaStore
+  readonly objects: ObjectStore
+  readonly state: DatabaseState
+  readonly writes: WritePath
+}
 
 /** Options of `db.gc()`. */
 export interface GcOptions {
@@ -69,14 +91,14 @@ const SWEEP_BATCH = 4096
  * pinned (uploads, imports, exports), so nothing written, reused or about to be referenced
  * after the mark began is reclaimed. Finally pack files with much dead space are compacted.
  */
-export async function collectGarbage(core: EngineCore, options: GcOptions = {}): Promise<GcResult> {
+export async function collectGarbage(core: GcServices, options: GcOptions = {}): Promise<GcResult> {
   core.assertOpen()
-  if (core.gcWatch !== undefined)
+  if (core.gc.running)
     throw new EngineError('CONFLICT', 'a garbage collection is already running')
   const started = performance.now()
   const { signal, onProgress } = options
   const dryRun = options.dryRun === true
-  core.gcWatch = []
+  core.gc.start()
   try {
     const roots = await versionRoots(core, !dryRun)
     const marker = new Marker(core.objects, signal, (done) => onProgress?.({ phase: 'mark', done }))
@@ -86,7 +108,7 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
     await marker.mark(roots)
     await markIndexes(core, marker)
     const catchUp = async () => {
-      await marker.mark((core.gcWatch ?? []).splice(0))
+      await marker.mark(core.gc.take())
       await marker.markPinned(core.fence.pinnedKeys())
       await markIndexes(core, marker)
     }
@@ -119,7 +141,7 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
     if (!dryRun) await core.committer.exclusive(() => dropDeadIndexes(core, marker))
     const compaction = dryRun ? null : await compact(core, options)
     const reclaimedBytes = garbage.reduce((sum, c) => sum + c.storedBytes, 0)
-    if (!dryRun) core.gcLastReclaimedBytes = reclaimedBytes + (compaction?.reclaimedBytes ?? 0)
+    if (!dryRun) core.gc.reclaimed(reclaimedBytes + (compaction?.reclaimedBytes ?? 0))
     return {
       versionsScanned: roots.length,
       liveEntries: marker.marked.size,
@@ -130,7 +152,7 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
       compaction,
     }
   } finally {
-    core.gcWatch = undefined
+    core.gc.stop()
   }
 }
 
@@ -138,7 +160,7 @@ export async function collectGarbage(core: EngineCore, options: GcOptions = {}):
  * Marks the query indexes of every live directory version (DESIGN §3.8): an index record
  * lives as long as the directory tree it indexes.
  */
-async function markIndexes(core: EngineCore, marker: Marker): Promise<void> {
+async function markIndexes(core: GcServices, marker: Marker): Promise<void> {
   const roots: Uint8Array[] = []
   for await (const [key, value] of core.meta.iterate('idx')) {
     if (!marker.marked.has(dirHashOfRecordKey(key))) continue
@@ -151,8 +173,8 @@ async function markIndexes(core: EngineCore, marker: Marker): Promise<void> {
 }
 
 /** Deletes the index records of directory versions no longer live; runs between groups. */
-async function dropDeadIndexes(core: EngineCore, marker: Marker): Promise<void> {
-  await marker.mark((core.gcWatch ?? []).splice(0))
+async function dropDeadIndexes(core: GcServices, marker: Marker): Promise<void> {
+  await marker.mark(core.gc.take())
   const ops: MetaOp[] = []
   for await (const key of core.meta.keys('idx'))
     if (!marker.marked.has(dirHashOfRecordKey(key))) ops.push({ type: 'del', space: 'idx', key })
@@ -164,7 +186,7 @@ async function dropDeadIndexes(core: EngineCore, marker: Marker): Promise<void> 
  * window (whose older records a real collection prunes first, durably, so that no record
  * outlives the versions it names).
  */
-async function versionRoots(core: EngineCore, prune: boolean): Promise<Uint8Array[]> {
+async function versionRoots(core: GcServices, prune: boolean): Promise<Uint8Array[]> {
   const seen = await retainedHeadLogRoots(core, prune)
   for (const root of core.state.refs.values()) seen.add(toHex(root))
   for await (const record of readVersionLog(core.meta)) {
@@ -175,7 +197,7 @@ async function versionRoots(core: EngineCore, prune: boolean): Promise<Uint8Arra
 }
 
 /** Unmarked stored objects and chunks. */
-async function scan(core: EngineCore, marker: Marker, options: GcOptions): Promise<Candidate[]> {
+async function scan(core: GcServices, marker: Marker, options: GcOptions): Promise<Candidate[]> {
   const out: Candidate[] = []
   let n = 0
   const objects: Uint8Array[] = []
@@ -214,12 +236,12 @@ async function scan(core: EngineCore, marker: Marker, options: GcOptions): Promi
 }
 
 /** Removes a batch of garbage in one synced batch; runs with no commit group in progress. */
-async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]> {
+async function sweep(core: GcServices, batch: Candidate[]): Promise<Candidate[]> {
   const byKey = new Map(batch.map((c) => [toHex(c.hash), c]))
   const removed: Candidate[] = []
   await core.fence.sweep(byKey.keys(), async (keys) => {
     const ops: MetaOp[] = []
-    const counters = { ...core.state.counters }
+    const removedChunks = { chunks: 0, rawBytes: 0, storedBytes: 0 }
     for (const key of keys) {
       const c = byKey.get(key) as Candidate
       removed.push(c)
@@ -227,14 +249,15 @@ async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]>
         ops.push({ type: 'del', space: 'obj', key: c.hash })
       } else {
         ops.push(...core.chunks.removeOps(c.hash))
-        counters.chunks -= 1
-        counters.chunkStoredBytes -= c.storedBytes
-        counters.chunkRawBytes -= c.rawBytes
+        removedChunks.chunks += 1
+        removedChunks.storedBytes += c.storedBytes
+        removedChunks.rawBytes += c.rawBytes
       }
     }
+    const counters = core.state.counters.withoutChunks(removedChunks)
     ops.push({ type: 'put', space: 'meta', key: COUNTERS_KEY, value: jsonValue(counters) })
     await core.meta.batch(ops, { sync: true })
-    core.state.counters = counters
+    core.state.counters.swept(counters)
     core.objects.evict(keys)
     crashPoint('mid-gc-sweep')
   })
@@ -247,11 +270,11 @@ async function sweep(core: EngineCore, batch: Candidate[]): Promise<Candidate[]>
  * COMPACT_WAIT_MS while running ones finish; if they do not, compaction waits for the next
  * collection.
  */
-async function compact(core: EngineCore, options: GcOptions): Promise<CompactReport | null> {
+async function compact(core: GcServices, options: GcOptions): Promise<CompactReport | null> {
   throwIfAborted(options.signal, 'garbage collection')
-  const started = await core.holdWrites(COMPACT_WAIT_MS, () => {
+  const started = await core.writes.hold(COMPACT_WAIT_MS, () => {
     const run = core.chunks.compact({
-      commit: (ops) => core.submit({ apply: async () => ({ ops, result: undefined }) }),
+      commit: (ops) => core.writes.submit({ apply: async () => ({ ops, result: undefined }) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       onProgress: (done, total) => void options.onProgress?.({ phase: 'compact', done, total }),
     })
@@ -260,9 +283,9 @@ async function compact(core: EngineCore, options: GcOptions): Promise<CompactRep
   })
   if (started === undefined) return null
   const report = await started.value
-  await core.submit({
+  await core.writes.submit({
     apply: async () => {
-      core.state.counters.voidBytes = report.deadBytes
+      core.state.counters.setVoidBytes(report.deadBytes)
       return { result: undefined }
     },
   })

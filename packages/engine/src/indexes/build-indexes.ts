@@ -1,4 +1,3 @@
-import type { EngineCore } from '../engine-core'
 import { EngineError, throwIfAborted } from '../errors'
 import { toHex } from '../internal/hex'
 import { WriteSet } from '../objects/object-store'
@@ -15,6 +14,24 @@ import type { FoundConfig } from './find-config'
 import { documentKeys, indexEntry, needsJson, readDocument } from './index-documents'
 import { readIndexRoots, writeIndexRoots } from './index-store'
 import { maintainIndexes } from './index-maintenance'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { WritePath } from '../commit/write-path'
+import type { MetaStore } from '../meta/meta-store'
+import type { ObjectStore } from '../objects/object-store'
+import type { DatabaseState } from '../state/database-state'
+import type { IndexUsage } from './index-usage'
+
+/** What building query indexes needs. */
+export interface IndexBuildServices {
+  assertOpen(): void
+  readonly chunks: ChunkStore
+  readonly gc: { add(...roots: Uint8Array[]): void }
+  readonly indexes: IndexUsage
+  readonly meta: MetaStore
+  readonly objects: ObjectStore
+  readonly state: DatabaseState
+  readonly writes: WritePath
+}
 
 /** Progress of a reindex: documents read of the files under the directory. */
 export interface ReindexProgress {
@@ -40,7 +57,7 @@ export interface ReindexResult {
 
 /** The config of the directory at `path` of `root`, or a clear error. */
 export async function requireConfig(
-  core: EngineCore,
+  core: IndexBuildServices,
   root: Uint8Array,
   path: string,
 ): Promise<{ dirHash: Uint8Array; found: FoundConfig }> {
@@ -62,14 +79,14 @@ export async function requireConfig(
  * keep them up to date. Cancellable through `signal`; nothing is recorded when cancelled.
  */
 export async function buildIndexes(
-  core: EngineCore,
+  core: IndexBuildServices,
   path: string,
   options: ReindexOptions = {},
 ): Promise<ReindexResult> {
   core.assertOpen()
   const started = performance.now()
   const dir = normalizePath(path)
-  const { dirHash, found } = await requireConfig(core, core.rootOf(HEAD), dir)
+  const { dirHash, found } = await requireConfig(core, core.state.rootOf(HEAD), dir)
   const existing = await readIndexRoots(core.meta, dirHash, found.hash)
   if (existing !== undefined) {
     const documents = (await collect(core, dir, dirHash, found, options, true)).documents
@@ -84,8 +101,8 @@ export async function buildIndexes(
   throwIfAborted(options.signal, 'the reindex')
   const built = new WriteSet(core.objects)
   const roots = entries.map((list) => buildDirectory(built, list))
-  core.indexesInUse = true
-  await core.submit({
+  core.indexes.markInUse()
+  await core.writes.submit({
     async apply({ rootOf, objects }) {
       for (const { object } of built.entries()) objects.put(object)
       const ops = [writeIndexRoots(dirHash, found.hash, roots)]
@@ -104,13 +121,13 @@ export async function buildIndexes(
       return { ops, result: undefined }
     },
   })
-  core.gcWatch?.push(...roots)
+  core.gc.add(...roots)
   return { path: dir, documents, built: true, durationMs: Math.round(performance.now() - started) }
 }
 
 /** Reads every document of the directory and gathers each index's entries. */
 async function collect(
-  core: EngineCore,
+  core: IndexBuildServices,
   dir: string,
   dirHash: Uint8Array,
   found: FoundConfig,

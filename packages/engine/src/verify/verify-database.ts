@@ -1,9 +1,21 @@
-import type { EngineCore } from '../engine-core'
 import { isEngineError, throwIfAborted } from '../errors'
-import { readVersionLog } from '../database-state'
+import { readVersionLog } from '../state/version-log'
 import { HashSet } from '../internal/hash-set'
 import { parseHash, sameBytes, toHex } from '../internal/hex'
 import type { ChunkRef, DirEntry, TreeObject } from '../objects/tree-objects'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { MetaStore } from '../meta/meta-store'
+import type { ObjectStore } from '../objects/object-store'
+import type { DatabaseState } from '../state/database-state'
+
+/** What verification reads. */
+export interface VerifyServices {
+  assertOpen(): void
+  readonly chunks: ChunkStore
+  readonly meta: MetaStore
+  readonly objects: ObjectStore
+  readonly state: DatabaseState
+}
 
 /** Options of `db.verify()`. */
 export interface VerifyOptions {
@@ -46,7 +58,7 @@ const CONTENT_PREFIX = new TextEncoder().encode('content:')
  * reported with the paths and versions that reach them.
  */
 export async function verifyDatabase(
-  core: EngineCore,
+  core: VerifyServices,
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
   core.assertOpen()
@@ -88,7 +100,7 @@ class Verification {
   private versions = 0
 
   constructor(
-    private readonly core: EngineCore,
+    private readonly core: VerifyServices,
     private readonly options: VerifyOptions,
   ) {}
 

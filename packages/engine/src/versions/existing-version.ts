@@ -1,14 +1,21 @@
-import type { EngineCore } from '../engine-core'
-import { rootPage } from '../engine-core'
+import { rootPage } from '../objects/root-page'
 import { EngineError, isEngineError } from '../errors'
 import { toHex } from '../internal/hex'
+import type { GcFence } from '../commit/gc-fence'
+import type { ObjectStore } from '../objects/object-store'
+
+/** What pinning a stored version needs. */
+export interface PinnedVersionServices {
+  readonly fence: GcFence
+  readonly objects: ObjectStore
+}
 
 /**
  * Runs `use` while the version `root` is pinned against GC, after checking it is a stored
  * directory: `NOT_FOUND` if it is not stored (or is not a version's root).
  */
 export async function withStoredVersion<T>(
-  core: EngineCore,
+  core: PinnedVersionServices,
   root: Uint8Array,
   use: () => Promise<T>,
 ): Promise<T> {

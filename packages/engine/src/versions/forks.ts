@@ -1,4 +1,3 @@
-import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import { withStoredVersion } from './existing-version'
@@ -8,6 +7,17 @@ import { assertRefName, HEAD, namesOf, refKey } from '../meta/keys'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
 import { resolveVersionRoot } from './version-spec'
 import type { VersionSpec } from './version-spec'
+import type { WritePath } from '../commit/write-path'
+import type { PinnedVersionServices } from './existing-version'
+import type { VersionSpecServices } from './version-spec'
+
+/**
+ * What forks are built on: refs and the version log (to resolve a base), the write path that
+ * moves refs, and the fence that pins a base while the fork is created.
+ */
+export interface ForkServices extends VersionSpecServices, PinnedVersionServices {
+  readonly writes: WritePath
+}
 
 /** A writable line of versions beside HEAD. */
 export interface ForkInfo {
@@ -26,7 +36,7 @@ export interface ForkInfo {
  */
 export class Forks {
   /** @internal */
-  constructor(private readonly core: EngineCore) {}
+  constructor(private readonly core: ForkServices) {}
 
   /**
    * Creates fork `name` at `base`: HEAD by default, else a snapshot name or a version hash
@@ -38,7 +48,7 @@ export class Forks {
       options.base === undefined
         ? { ref: HEAD }
         : { root: await resolveVersionRoot(this.core, options.base) }
-    const run = () => this.core.submit(createRefMutation('fork', name, from))
+    const run = () => this.core.writes.submit(createRefMutation('fork', name, from))
     const { version, createdAt } =
       'root' in from ? await withStoredVersion(this.core, from.root, run) : await run()
     return { name, version, base: version, createdAt }
@@ -68,7 +78,7 @@ export class Forks {
   ): Promise<{ version: string; previous: string }> {
     assertRefName('fork', name)
     const expectHead = checkHeadMoveOptions(options)
-    return this.core.submit(
+    return this.core.writes.submit(
       moveRefMutation(HEAD, { ref: refKey('fork', name) }, 'fork', [], {
         expectHead,
         headLog: headLogMark('fork_promote', options.by),
@@ -79,7 +89,7 @@ export class Forks {
   /** Removes the fork; its versions stay readable until GC, if nothing else holds them. */
   async abandon(name: string): Promise<void> {
     assertRefName('fork', name)
-    await this.core.submit(deleteRefMutation(refKey('fork', name)))
+    await this.core.writes.submit(deleteRefMutation(refKey('fork', name)))
   }
 
   private describe(name: string): ForkInfo {

@@ -1,12 +1,20 @@
-import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { parseHash, sameBytes, toHex } from '../internal/hex'
 import { isSequenceKey } from '../meta/keys'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
-import { parseHeadLogEntry } from './head-log-record'
-import type { HeadLogEntry, HeadLogMark, HeadMoveCause } from './head-log-record'
+import { parseHeadLogEntry } from '../state/head-log-record'
+import type { HeadLogEntry, HeadLogMark, HeadMoveCause } from '../state/head-log-record'
+import type { Clock } from '../internal/clock'
 
-export type { HeadLogEntry, HeadLogMark, HeadMoveCause } from './head-log-record'
+/** What reading and pruning the HEAD log needs. */
+export interface HeadLogServices {
+  assertOpen(): void
+  readonly clock: Clock
+  readonly headLogRetentionMs: number
+  readonly meta: MetaStore
+}
+
+export type { HeadLogEntry, HeadLogMark, HeadMoveCause } from '../state/head-log-record'
 
 /** What a caller of a history-replacing HEAD move may add: a guard and an actor. */
 export interface HeadMoveOptions {
@@ -81,7 +89,7 @@ export async function* readHeadLog(
 }
 
 /** One page of the HEAD log, newest first (`INVALID_INPUT` for a bad limit or cursor). */
-export async function headLogPage(core: EngineCore, options: HeadLogOptions): Promise<HeadLogPage> {
+export async function headLogPage(core: HeadLogServices, options: HeadLogOptions): Promise<HeadLogPage> {
   core.assertOpen()
   const limit = options.limit ?? 100
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_HEAD_LOG_PAGE)
@@ -113,7 +121,7 @@ export async function headLogPage(core: EngineCore, options: HeadLogOptions): Pr
  * The hex roots the HEAD log names within the retention window, after deleting (durably) the
  * records older than it. GC marks from these, so an undo stays possible for the whole window.
  */
-export async function retainedHeadLogRoots(core: EngineCore, prune: boolean): Promise<Set<string>> {
+export async function retainedHeadLogRoots(core: HeadLogServices, prune: boolean): Promise<Set<string>> {
   const since = core.clock.now() - core.headLogRetentionMs
   const roots = new Set<string>()
   const stale: MetaOp[] = []

@@ -1,10 +1,19 @@
-import { readVersionLog } from '../database-state'
-import type { EngineCore } from '../engine-core'
+import { readVersionLog } from '../state/version-log'
 import { parseHash, sameBytes, toHex } from '../internal/hex'
 import type { DirEntry, FileObject } from '../objects/tree-objects'
 import { normalizePath } from '../path/db-path'
 import { entryAt } from '../read/entry-at'
 import { HEAD, refName } from '../meta/keys'
+import type { MetaStore } from '../meta/meta-store'
+import type { ObjectStore } from '../objects/object-store'
+import type { DatabaseState } from '../state/database-state'
+
+/** What path history reads: refs with their info, the version log, objects. */
+export interface HistoryServices {
+  readonly meta: MetaStore
+  readonly objects: ObjectStore
+  readonly state: DatabaseState
+}
 
 /** How an entry stood at one point of history. */
 export interface HistoryEntry {
@@ -35,7 +44,7 @@ interface Point {
  * changed, plus every snapshot, newest first. The log is bounded (DESIGN §3.4), so history
  * reaches back as far as the log and the oldest snapshot do.
  */
-export async function history(core: EngineCore, path: string): Promise<HistoryEntry[]> {
+export async function history(core: HistoryServices, path: string): Promise<HistoryEntry[]> {
   const target = normalizePath(path)
   const points: Point[] = []
   let baseline: Uint8Array | undefined
@@ -93,7 +102,7 @@ function compare(
 }
 
 async function describe(
-  core: EngineCore,
+  core: HistoryServices,
   entry: DirEntry | undefined,
 ): Promise<Pick<HistoryEntry, 'size' | 'contentType' | 'hash'>> {
   if (entry === undefined) return { size: 0, contentType: null, hash: null }

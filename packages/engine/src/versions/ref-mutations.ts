@@ -1,5 +1,6 @@
 import type { DatabaseChange } from '../changes/database-change'
-import type { Mutation, RefInfo } from '../commit/committer'
+import type { Mutation } from '../commit/committer'
+import type { RefInfo } from '../state/ref-move'
 import { EngineError } from '../errors'
 import { sameBytes, toHex } from '../internal/hex'
 import { assertExpectedHead } from './head-log'

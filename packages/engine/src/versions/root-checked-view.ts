@@ -1,7 +1,13 @@
-import type { EngineCore } from '../engine-core'
 import type { QueryOptions, QueryResult } from '../indexes/query/query-types'
 import { TreeView } from '../read/tree-view'
 import { assertVersionRoot } from './version-roots'
+import type { ViewContext } from '../read/tree-view'
+import type { VersionRootServices } from './version-roots'
+
+/** What building a checked view of a root needs. */
+export interface RootViewServices extends VersionRootServices {
+  readonly view: ViewContext
+}
 
 /**
  * A view of a version named by hash: every read first checks, once, that the hash is a
@@ -11,7 +17,7 @@ export class RootCheckedView extends TreeView {
   private checked: Promise<void> | undefined
 
   constructor(
-    private readonly core: EngineCore,
+    private readonly core: RootViewServices,
     root: Uint8Array,
   ) {
     super(core.view, root)

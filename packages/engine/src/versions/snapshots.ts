@@ -1,10 +1,18 @@
-import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import { checkHeadMoveOptions, headLogMark } from './head-log'
 import type { HeadMoveOptions } from './head-log'
 import { assertRefName, HEAD, namesOf, refKey } from '../meta/keys'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
+import type { WritePath } from '../commit/write-path'
+import type { DatabaseState } from '../state/database-state'
+
+/** What snapshots are built on: refs, and the write path that moves them. */
+export interface SnapshotServices {
+  assertOpen(): void
+  readonly state: DatabaseState
+  readonly writes: WritePath
+}
 
 /** A named, immutable version. */
 export interface SnapshotInfo {
@@ -37,7 +45,7 @@ function assertMetadata(metadata: unknown): void {
  */
 export class Snapshots {
   /** @internal */
-  constructor(private readonly core: EngineCore) {}
+  constructor(private readonly core: SnapshotServices) {}
 
   /** Records HEAD as it is now under `name` (`CONFLICT` if the name is taken). */
   async create(
@@ -53,7 +61,7 @@ export class Snapshots {
       )
     }
     assertMetadata(options.metadata)
-    const { version, createdAt } = await this.core.submit(
+    const { version, createdAt } = await this.core.writes.submit(
       createRefMutation('snapshot', name, { ref: HEAD }, options.metadata),
     )
     const info: SnapshotInfo = { name, version, createdAt }
@@ -77,7 +85,7 @@ export class Snapshots {
   /** Removes a snapshot (its version stays readable until GC, if nothing else holds it). */
   async delete(name: string): Promise<void> {
     assertRefName('snapshot', name)
-    await this.core.submit(deleteRefMutation(refKey('snapshot', name)))
+    await this.core.writes.submit(deleteRefMutation(refKey('snapshot', name)))
   }
 
   /**
@@ -91,7 +99,7 @@ export class Snapshots {
   ): Promise<{ version: string; previous: string }> {
     assertRefName('snapshot', name)
     const expectHead = checkHeadMoveOptions(options)
-    return this.core.submit(
+    return this.core.writes.submit(
       moveRefMutation(HEAD, { ref: refKey('snapshot', name) }, 'restore', [], {
         expectHead,
         headLog: headLogMark('restore', options.by),

@@ -1,11 +1,19 @@
-import type { EngineCore } from '../engine-core'
-import { readVersionLog } from '../database-state'
+import { readVersionLog } from '../state/version-log'
 import { EngineError } from '../errors'
 import { sameBytes, toHex } from '../internal/hex'
 import { headLogNames } from './head-log'
+import type { MetaStore } from '../meta/meta-store'
+import type { DatabaseState } from '../state/database-state'
+
+/** What resolving version roots needs. */
+export interface VersionRootServices {
+  assertOpen(): void
+  readonly meta: MetaStore
+  readonly state: DatabaseState
+}
 
 /** Roots confirmed per open database: a hash once a version's root stays one. */
-const confirmed = new WeakMap<EngineCore, Set<string>>()
+const confirmed = new WeakMap<VersionRootServices, Set<string>>()
 const MAX_CONFIRMED = 1024
 
 /**
@@ -14,7 +22,7 @@ const MAX_CONFIRMED = 1024
  * version: reading "a version" rooted at `/eng` would check permissions against the wrong
  * paths, so such a hash must never be accepted where a version is.
  */
-export async function isVersionRoot(core: EngineCore, root: Uint8Array): Promise<boolean> {
+export async function isVersionRoot(core: VersionRootServices, root: Uint8Array): Promise<boolean> {
   core.assertOpen()
   for (const value of core.state.refs.values()) if (sameBytes(value, root)) return true
   const hex = toHex(root)
@@ -38,7 +46,7 @@ export async function isVersionRoot(core: EngineCore, root: Uint8Array): Promise
 }
 
 /** Throws `NOT_FOUND` unless `root` is a version's root (see {@link isVersionRoot}). */
-export async function assertVersionRoot(core: EngineCore, root: Uint8Array): Promise<void> {
+export async function assertVersionRoot(core: VersionRootServices, root: Uint8Array): Promise<void> {
   if (!(await isVersionRoot(core, root)))
     throw new EngineError('NOT_FOUND', `version ${toHex(root)} is not stored`)
 }

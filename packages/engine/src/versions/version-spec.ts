@@ -1,8 +1,14 @@
-import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
 import { parseHash } from '../internal/hex'
 import { assertRefName, HEAD, refKey } from '../meta/keys'
 import { assertVersionRoot } from './version-roots'
+import type { DatabaseState } from '../state/database-state'
+import type { VersionRootServices } from './version-roots'
+
+/** What resolving a version spec needs. */
+export interface VersionSpecServices extends VersionRootServices {
+  readonly state: DatabaseState
+}
 
 /** A version named by snapshot, by hex hash, or HEAD (omitted, or the name `HEAD`). */
 export type VersionSpec = string | { snapshot: string } | { version: string } | undefined
@@ -15,8 +21,8 @@ const HEX_HASH = /^[0-9a-fA-F]{64}$/
  * name (names can never look like hashes, and no new snapshot is named `HEAD`). `NOT_FOUND`
  * for an unknown snapshot; an unknown hash is only found out when its objects are read.
  */
-export function resolveVersion(core: EngineCore, spec: VersionSpec): Uint8Array {
-  if (spec === undefined || nameOf(spec) === HEAD) return core.rootOf(HEAD)
+export function resolveVersion(core: VersionSpecServices, spec: VersionSpec): Uint8Array {
+  if (spec === undefined || nameOf(spec) === HEAD) return core.state.rootOf(HEAD)
   if (typeof spec === 'string') {
     return HEX_HASH.test(spec) ? parseHash(spec) : snapshotRoot(core, spec)
   }
@@ -29,7 +35,7 @@ export function resolveVersion(core: EngineCore, spec: VersionSpec): Uint8Array 
  * As {@link resolveVersion}, and a hash must be a version's root (`NOT_FOUND` otherwise): a
  * directory's hash never passes for a version.
  */
-export async function resolveVersionRoot(core: EngineCore, spec: VersionSpec): Promise<Uint8Array> {
+export async function resolveVersionRoot(core: VersionSpecServices, spec: VersionSpec): Promise<Uint8Array> {
   const root = resolveVersion(core, spec)
   if (namesHash(spec)) await assertVersionRoot(core, root)
   return root
@@ -48,7 +54,7 @@ function nameOf(spec: Exclude<VersionSpec, undefined>): unknown {
   return 'snapshot' in spec ? spec.snapshot : 'version' in spec ? spec.version : undefined
 }
 
-function snapshotRoot(core: EngineCore, name: string): Uint8Array {
+function snapshotRoot(core: VersionSpecServices, name: string): Uint8Array {
   assertRefName('snapshot', name)
   const root = core.state.refs.get(refKey('snapshot', name))
   if (root === undefined)

@@ -1,6 +1,5 @@
-import type { EngineCore } from '../engine-core'
 import { EngineError, isEngineError, throwIfAborted } from '../errors'
-import type { Lease } from '../gc/gc-fence'
+import type { Lease } from '../commit/gc-fence'
 import { checkedConfigData, isIndexConfigPath } from '../indexes/checked-config-data'
 import { parseHash, toHex } from '../internal/hex'
 import { normalizePath } from '../path/db-path'
@@ -11,6 +10,24 @@ import { ingest } from './ingest'
 import type { Ingested } from './ingest'
 import { checkFileFields } from './mutations'
 import type { WriteData } from './write-data'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { GcFence } from '../commit/gc-fence'
+import type { WritePath } from '../commit/write-path'
+import type { ObjectStore } from '../objects/object-store'
+import type { DatabaseState } from '../state/database-state'
+import type { DatabaseMeters } from '../stats/database-meters'
+import type { ChunkUploadServices } from './chunk-uploads'
+
+/** What a bulk write needs. */
+export interface BulkWriteServices extends ChunkUploadServices {
+  assertOpen(): void
+  readonly chunks: ChunkStore
+  readonly fence: GcFence
+  readonly meters: DatabaseMeters
+  readonly objects: ObjectStore
+  readonly state: DatabaseState
+  readonly writes: WritePath
+}
 
 /** Fields every file of {@link Workspace.writeFiles} may carry. */
 interface BulkFileFields {
@@ -128,7 +145,7 @@ function namingPath(err: unknown, path: string): unknown {
  * `concurrency` at a time, and every batch is committed as one mutation of `ref`.
  */
 export async function writeFiles(
-  core: EngineCore,
+  core: BulkWriteServices,
   ref: string,
   files: Iterable<BulkFile | BulkChunksFile> | AsyncIterable<BulkFile | BulkChunksFile>,
   options: WriteFilesOptions = {},
@@ -139,7 +156,7 @@ export async function writeFiles(
   const maxFiles = positive(options.maxBatchFiles, DEFAULT_MAX_BATCH_FILES, 'maxBatchFiles')
   const { signal, onWritten } = options
   const total: WriteFilesResult = {
-    version: toHex(core.rootOf(ref)),
+    version: toHex(core.state.rootOf(ref)),
     files: 0,
     bytes: 0,
     created: 0,
@@ -158,13 +175,13 @@ export async function writeFiles(
     while (inflight.size > 0) await Promise.all(inflight)
   }
   const begin = async () => {
-    await core.enterWrite()
+    await core.writes.enter()
     lease = core.fence.lease()
   }
   const release = (held: Lease | undefined) => {
     if (held === undefined) return
     held.release()
-    core.exitWrite()
+    core.writes.exit()
   }
   const finish = () => {
     release(lease)
@@ -181,7 +198,7 @@ export async function writeFiles(
     }))
     let committed
     try {
-      committed = await core.submit(bulkWriteMutation(ref, entries))
+      committed = await core.writes.submit(bulkWriteMutation(ref, entries))
     } catch (err) {
       for (const slot of batch) voided(slot.content as Ingested)
       throw err
@@ -325,12 +342,12 @@ export async function writeFiles(
   return total
 
   function voided(content: Ingested): void {
-    core.state.counters.voidBytes += content.newStoredBytes
+    core.state.counters.addVoidBytes(content.newStoredBytes)
   }
 }
 
 async function* chunkBytes(
-  core: EngineCore,
+  core: BulkWriteServices,
   chunks: readonly { hash: string; size: number }[],
 ): AsyncGenerator<Uint8Array> {
   for (const ref of chunks) yield await core.chunks.read(parseHash(ref.hash))

@@ -1,11 +1,25 @@
 import { CHUNK_SIZES } from '../chunking/fastcdc'
-import type { EngineCore } from '../engine-core'
 import { EngineError } from '../errors'
-import type { Lease } from '../gc/gc-fence'
+import type { Lease } from '../commit/gc-fence'
 import { parseHash, sameBytes, toHex } from '../internal/hex'
 import type { ChunkRef } from '../objects/tree-objects'
 import type { Ingested } from './ingest'
 import { UploadGrace } from './upload-grace'
+import type { ChunkStore } from '../chunks/chunk-store'
+import type { GcFence } from '../commit/gc-fence'
+import type { WritePath } from '../commit/write-path'
+import type { Clock } from '../internal/clock'
+import type { ObjectStore } from '../objects/object-store'
+
+/** What chunk uploads need. */
+export interface ChunkUploadServices {
+  assertOpen(): void
+  readonly chunks: ChunkStore
+  readonly clock: Clock
+  readonly fence: GcFence
+  readonly objects: ObjectStore
+  readonly writes: WritePath
+}
 
 const CONTENT_PREFIX = new TextEncoder().encode('content:')
 
@@ -14,7 +28,7 @@ const CONTENT_PREFIX = new TextEncoder().encode('content:')
  * checking that `bytes` hash to `hash`. Already stored chunks cost nothing.
  */
 export async function putChunk(
-  core: EngineCore,
+  core: ChunkUploadServices,
   hash: string,
   bytes: Uint8Array,
 ): Promise<{ isNew: boolean }> {
@@ -29,7 +43,7 @@ export async function putChunk(
   if (!sameBytes(core.objects.hasher.hashDomain('chunk', bytes), id)) {
     throw new EngineError('INVALID_INPUT', `the bytes do not hash to ${hash}`)
   }
-  await core.enterWrite()
+  await core.writes.enter()
   const lease = core.fence.lease()
   try {
     const sweeping = lease.add(id)
@@ -38,12 +52,12 @@ export async function putChunk(
     const tally = staged.isNew
       ? { chunks: 1, rawBytes: bytes.length, storedBytes: staged.storedBytes }
       : { chunks: 0, rawBytes: 0, storedBytes: 0 }
-    await core.submit({ apply: async () => ({ ops: staged.ops, tally, result: undefined }) })
+    await core.writes.submit({ apply: async () => ({ ops: staged.ops, tally, result: undefined }) })
     // Held past this call (while the lease still pins it): the file naming it comes later.
     void uploadGraceOf(core).hold(id)
     return { isNew: staged.isNew }
   } finally {
-    core.exitWrite()
+    core.writes.exit()
     lease.release()
   }
 }
@@ -57,13 +71,13 @@ export async function putChunk(
  * The bytes of a stored chunk, as uploads stored them: `NOT_FOUND` when it is not stored,
  * `INVALID_HASH` for a malformed id, `CONTENT_CORRUPT` rather than damaged bytes.
  */
-export async function readChunk(core: EngineCore, hash: string): Promise<Uint8Array> {
+export async function readChunk(core: ChunkUploadServices, hash: string): Promise<Uint8Array> {
   core.assertOpen()
   return core.chunks.read(parseHash(hash))
 }
 
 export async function missingChunks(
-  core: EngineCore,
+  core: ChunkUploadServices,
   hashes: readonly string[],
 ): Promise<string[]> {
   const grace = uploadGraceOf(core)
@@ -77,10 +91,10 @@ export async function missingChunks(
   return missing
 }
 
-const graces = new WeakMap<EngineCore, UploadGrace>()
+const graces = new WeakMap<ChunkUploadServices, UploadGrace>()
 
 /** The upload grace of an open database (see {@link UploadGrace}). */
-function uploadGraceOf(core: EngineCore): UploadGrace {
+function uploadGraceOf(core: ChunkUploadServices): UploadGrace {
   let grace = graces.get(core)
   if (grace === undefined) {
     grace = new UploadGrace(core.fence, core.clock)
@@ -96,7 +110,7 @@ function uploadGraceOf(core: EngineCore): UploadGrace {
  * contents share a content hash), and `contentHash`, when given, must match.
  */
 export async function contentFromChunks(
-  core: EngineCore,
+  core: ChunkUploadServices,
   refs: readonly { hash: string; size: number }[],
   lease: Lease,
   contentHash?: string,

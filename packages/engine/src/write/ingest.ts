@@ -1,7 +1,7 @@
 import { throwIfAborted } from '../errors'
 import type { ChunkStore, StageItem, StageResult } from '../chunks/chunk-store'
 import { CHUNK_SIZES } from '../chunking/fastcdc'
-import type { Lease } from '../gc/gc-fence'
+import type { Lease } from '../commit/gc-fence'
 import type { Hasher } from '../hashing/hasher'
 import type { MetaOp } from '../meta/meta-store'
 import type { ChunkRef } from '../objects/tree-objects'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { GcFence } from '../gc/gc-fence'
+import { GcFence } from '../commit/gc-fence'
 import { UploadGrace } from './upload-grace'
 
 const hash = (n: number) => new Uint8Array(32).fill(n)

@@ -1,5 +1,5 @@
-import type { Clock } from '../engine-core'
-import type { GcFence } from '../gc/gc-fence'
+import type { Clock } from '../internal/clock'
+import type { GcFence } from '../commit/gc-fence'
 import { toHex } from '../internal/hex'
 
 /** How long a chunk sent or confirmed for an upload stays safe from GC by default (1 hour). */

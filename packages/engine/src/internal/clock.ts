@@ -1,0 +1,4 @@
+/** A source of the current time in Unix milliseconds; injectable for tests. */
+export interface Clock {
+  now(): number
+}
