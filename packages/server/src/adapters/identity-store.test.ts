@@ -5,8 +5,8 @@ import type { IdentityStore } from '@svcdb/auth'
 import { runIdentityStoreConformance, testApiKey, testUser } from '@svcdb/auth/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEngineIdentityStore, openFileIdentityStore } from './identity-store'
-import { openTempDatabase } from './temp-database'
-import type { TempDatabase } from './temp-database'
+import { openTempDatabase } from '../../test/kit'
+import type { TempDatabase } from '../../test/kit'
 
 const temps = new Map<IdentityStore, TempDatabase>()
 runIdentityStoreConformance('engine system store on disk', {

@@ -2,8 +2,8 @@ import type { CronSchedule, ScheduleStore } from '@svcdb/scheduler'
 import { runScheduleStoreConformance } from '@svcdb/scheduler/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEngineScheduleStore } from './schedule-store'
-import { openTempDatabase } from './temp-database'
-import type { TempDatabase } from './temp-database'
+import { openTempDatabase } from '../../test/kit'
+import type { TempDatabase } from '../../test/kit'
 
 const openStore = async (): Promise<ScheduleStore & { destroy(): Promise<void> }> => {
   const temp = await openTempDatabase()

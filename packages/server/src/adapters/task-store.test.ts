@@ -2,8 +2,8 @@ import type { Task, TaskStore } from '@svcdb/scheduler'
 import { runTaskStoreConformance } from '@svcdb/scheduler/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEngineTaskStore } from './task-store'
-import { openTempDatabase } from './temp-database'
-import type { TempDatabase } from './temp-database'
+import { openTempDatabase } from '../../test/kit'
+import type { TempDatabase } from '../../test/kit'
 
 const openStore = async (): Promise<TaskStore & { destroy(): Promise<void> }> => {
   const temp = await openTempDatabase()

@@ -2,8 +2,8 @@ import type { Database, SystemStore } from '@svcdb/engine'
 import type { WebhookDelivery, WebhookQueue } from '@svcdb/events'
 import { testWebhookQueue } from '@svcdb/events/testing'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { openTempDatabase } from './temp-database'
-import type { TempDatabase } from './temp-database'
+import { openTempDatabase } from '../../test/kit'
+import type { TempDatabase } from '../../test/kit'
 import { createEngineWebhookQueue } from './webhook-queue'
 
 const temps = new Map<WebhookQueue, TempDatabase>()

@@ -5,7 +5,7 @@ import { Database } from '@svcdb/engine'
 import { describe, expect, it } from 'vitest'
 import { createEmailMagicLinkSender } from '../email/email-magic-link-sender'
 import { createEmailService } from '../email/email-service'
-import { startSmtpTestServer } from '../email/testing/smtp-test-server'
+import { startSmtpTestServer } from '../../test/kit'
 import { consoleMagicLinkUrl } from './console-magic-link'
 
 describe('consoleMagicLinkUrl', () => {

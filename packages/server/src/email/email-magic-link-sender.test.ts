@@ -8,8 +8,8 @@ import { isEmailError } from './email-error'
 import { createEmailMagicLinkSender } from './email-magic-link-sender'
 import { createEmailService } from './email-service'
 import type { EmailService } from './email-service'
-import { startSmtpTestServer } from './testing/smtp-test-server'
-import type { SmtpTestServer } from './testing/smtp-test-server'
+import { startSmtpTestServer } from '../../test/kit'
+import type { SmtpTestServer } from '../../test/kit'
 
 let dir: string
 let db: Database

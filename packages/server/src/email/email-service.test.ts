@@ -9,8 +9,8 @@ import { EMAIL_SECRET_MASK } from './email-config'
 import type { SmtpEmailConfig } from './email-config'
 import { isEmailError } from './email-error'
 import { createEmailService } from './email-service'
-import { closedPort, startSmtpTestServer } from './testing/smtp-test-server'
-import type { SmtpTestServer } from './testing/smtp-test-server'
+import { closedPort, startSmtpTestServer } from '../../test/kit'
+import type { SmtpTestServer } from '../../test/kit'
 
 let dir: string
 let db: Database

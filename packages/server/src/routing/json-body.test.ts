@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from '../routes/files/file-route-handlers'
 import { namedVersionRouteHandlers } from '../routes/named-versions/named-version-route-handlers'
-import { errorOf, startRouteTestApp } from '../routes/testing/route-test-app'
-import type { RouteTestApp } from '../routes/testing/route-test-app'
+import { errorOf, startTestApp } from '../../test/kit'
+import type { TestApp } from '../../test/kit'
 import { MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH, nestingExceeds } from './json-body'
 
-let kit: RouteTestApp
+let kit: TestApp
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => [
+  kit = await startTestApp((deps) => [
     ...namedVersionRouteHandlers(deps),
     ...fileRouteHandlers(deps),
   ])

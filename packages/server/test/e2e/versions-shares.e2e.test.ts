@@ -1,8 +1,8 @@
 import { connect } from 'node:net'
 import { EventSource } from 'eventsource'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpTestServer } from '../../src/email/testing/smtp-test-server'
-import type { SmtpTestServer } from '../../src/email/testing/smtp-test-server'
+import { startSmtpTestServer } from '../kit'
+import type { SmtpTestServer } from '../kit'
 import { client, login, startServerProcess } from './server-harness'
 import type { ServerProcess } from './server-harness'
 

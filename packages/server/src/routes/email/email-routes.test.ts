@@ -1,39 +1,28 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { errorBodySchema, routes } from '@svcdb/contract'
-import { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
 import { createEmailService } from '../../email/email-service'
-import { closedPort, startSmtpTestServer } from '../../email/testing/smtp-test-server'
-import type { SmtpTestServer } from '../../email/testing/smtp-test-server'
-import { createLogger } from '../../logger'
+import { closedPort, startSmtpTestServer, startTestApp } from '../../../test/kit'
+import type { SmtpTestServer, TestApp } from '../../../test/kit'
 import { disabledAuthenticator } from '../../routing/principal'
 import { emailRouteHandlers } from './email-route-handlers'
 
 const MASK = '••••••••'
 
-let dir: string
-let db: Database
+let kit: TestApp
 let smtp: SmtpTestServer
-let app: ReturnType<typeof createApp>
+let app: TestApp['app']
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-email-routes-'))
-  db = await Database.open({ path: join(dir, 'data') })
-  smtp = await startSmtpTestServer({ users: { mailer: 'hunter2' } })
-  app = createApp({
+  kit = await startTestApp(({ db }) => emailRouteHandlers({ email: createEmailService({ db }) }), {
     authenticator: disabledAuthenticator,
-    handlers: emailRouteHandlers({ email: createEmailService({ db }) }),
-    logger: createLogger({ level: 'silent' }),
   })
+  app = kit.app
+  smtp = await startSmtpTestServer({ users: { mailer: 'hunter2' } })
 })
 afterEach(async () => {
   await smtp.close()
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await kit.close()
 })
 
 const send = (method: string, body: unknown) => ({

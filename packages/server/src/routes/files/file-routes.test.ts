@@ -4,18 +4,18 @@ import type { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from './file-route-handlers'
-import { errorCode, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let kit: RouteTestApp
+let kit: TestApp
 let db: Database
 let auth: Auth
-let app: RouteTestApp['app']
+let app: TestApp['app']
 let rootToken: string
-let as: RouteTestApp['as']
+let as: TestApp['as']
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => fileRouteHandlers(deps))
+  kit = await startTestApp((deps) => fileRouteHandlers(deps))
   ;({ db, auth, app, rootToken, as } = kit)
 })
 afterEach(() => kit.close())

@@ -2,15 +2,15 @@ import { listingSchema } from '@svcdb/contract'
 import { MAX_GLOB_LENGTH } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { errorOf, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorOf, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { fileRouteHandlers } from './file-route-handlers'
 
-let kit: RouteTestApp
-let link: ReturnType<RouteTestApp['as']>
+let kit: TestApp
+let link: ReturnType<TestApp['as']>
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => fileRouteHandlers(deps))
+  kit = await startTestApp((deps) => fileRouteHandlers(deps))
   for (let d = 1; d <= 20; d++)
     for (let f = 1; f <= 10; f++) await kit.db.writeFile(`/pub/${d}/${f}.txt`, `${d}-${f}`)
   await kit.db.writeFile('/pub/1/notes.json', '{}')

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { namedVersionRouteHandlers } from '../named-versions/named-version-route-handlers'
-import { errorCode, errorOf, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, errorOf, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { fileRouteHandlers } from './file-route-handlers'
 
-let kit: RouteTestApp
-let member: ReturnType<RouteTestApp['as']>
-let root: ReturnType<RouteTestApp['as']>
+let kit: TestApp
+let member: ReturnType<TestApp['as']>
+let root: ReturnType<TestApp['as']>
 
 /** Issue 23, items 2–5: every way around path rules that a black-box pass found. */
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => [
+  kit = await startTestApp((deps) => [
     ...namedVersionRouteHandlers(deps),
     ...fileRouteHandlers(deps),
   ])

@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from './file-route-handlers'
-import { errorCode, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let kit: RouteTestApp
+let kit: TestApp
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => fileRouteHandlers(deps))
+  kit = await startTestApp((deps) => fileRouteHandlers(deps))
 })
 afterEach(() => kit.close())
 
 /** Requests as a key holding `rules`. */
-async function keyWith(rules: Record<string, string>): Promise<ReturnType<RouteTestApp['as']>> {
+async function keyWith(rules: Record<string, string>): Promise<ReturnType<TestApp['as']>> {
   const root = await kit.auth.authenticate(kit.rootToken)
   const key = await kit.auth.keys.create(root, { rules: [rules] })
   return kit.as((await kit.auth.exchangeApiKey(key.key)).token)

@@ -4,17 +4,17 @@ import type { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from './file-route-handlers'
-import { errorOf, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorOf, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let kit: RouteTestApp
+let kit: TestApp
 let db: Database
 let auth: Auth
-let app: RouteTestApp['app']
+let app: TestApp['app']
 let rootToken: string
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => fileRouteHandlers(deps))
+  kit = await startTestApp((deps) => fileRouteHandlers(deps))
   ;({ db, auth, app, rootToken } = kit)
   await db.writeFile(
     '/tickets/.svcdb/indexes.json',

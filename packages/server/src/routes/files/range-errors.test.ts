@@ -1,16 +1,16 @@
 import { errorBodySchema } from '@svcdb/contract'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { errorOf, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorOf, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { fileRouteHandlers } from './file-route-handlers'
 import { SMALL_FILE_BYTES } from './file-read'
 
-let kit: RouteTestApp
-let root: ReturnType<RouteTestApp['as']>
+let kit: TestApp
+let root: ReturnType<TestApp['as']>
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => fileRouteHandlers(deps))
+  kit = await startTestApp((deps) => fileRouteHandlers(deps))
   root = kit.as(kit.rootToken)
 })
 afterEach(() => kit.close())

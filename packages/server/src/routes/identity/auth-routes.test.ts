@@ -2,18 +2,19 @@ import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import type { IdentityStore } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import * as v from 'valibot'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { createIdentityTestApp, expectError, identityCaller } from './identity-test-app'
-import type { IdentityTestApp } from './identity-test-app'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { expectError, identityCaller, identityRoutes, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
 const DAY_MS = 86_400_000
 const UNKNOWN_ID = '0f8fad5b-d9cb-469f-a165-70867728950e'
 
-let t: IdentityTestApp
+let t: TestApp
 
 beforeEach(async () => {
-  t = await createIdentityTestApp()
+  t = await startTestApp(identityRoutes)
 })
+afterEach(() => t.close())
 
 const json = async (res: Response, status: number) => {
   expect(res.status).toBe(status)

@@ -1,14 +1,15 @@
 import { routes } from '@svcdb/contract'
 import * as v from 'valibot'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { createIdentityTestApp, expectError } from './identity-test-app'
-import type { IdentityTestApp } from './identity-test-app'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { expectError, identityRoutes, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let t: IdentityTestApp
+let t: TestApp
 
 beforeEach(async () => {
-  t = await createIdentityTestApp()
+  t = await startTestApp(identityRoutes)
 })
+afterEach(() => t.close())
 
 const asRoot = (method: string, path: string, body?: unknown) =>
   t.call(method, path, body === undefined ? { token: t.rootToken } : { token: t.rootToken, body })

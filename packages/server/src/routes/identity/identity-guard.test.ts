@@ -1,11 +1,11 @@
 import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import type { RouteDef } from '@svcdb/contract'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { authRouteHandlers } from './auth-route-handlers'
 import { groupRouteHandlers } from './group-route-handlers'
-import { createIdentityTestApp, expectError } from './identity-test-app'
-import type { IdentityTestApp } from './identity-test-app'
+import { expectError, identityRoutes, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { userRouteHandlers } from './user-route-handlers'
 
 const SOME_ID = '0f8fad5b-d9cb-469f-a165-70867728950e'
@@ -14,12 +14,12 @@ const SOME_ID = '0f8fad5b-d9cb-469f-a165-70867728950e'
 const pathOf = (route: RouteDef) =>
   route.path.replace('{key_id}', SOME_ID).replace('{user_id}', SOME_ID).replace('{name}', 'staff')
 
-let t: IdentityTestApp
+let t: TestApp
 let userToken: string
 let scopedToken: string
 
 beforeAll(async () => {
-  t = await createIdentityTestApp()
+  t = await startTestApp(identityRoutes)
   ;({ token: userToken } = await t.userWithToken('ada'))
   // Root's own key with rules is restricted, so it is not root (DESIGN §10).
   const scoped = await t.call('POST', '/auth/keys', {
@@ -28,6 +28,7 @@ beforeAll(async () => {
   })
   scopedToken = await t.tokenFor(((await scoped.json()) as { key: string }).key)
 })
+afterAll(() => t.close())
 
 const unused = createAuth({ store: createMemoryIdentityStore() })
 const handled = [
@@ -83,7 +84,8 @@ describe('the auth guard on identity routes', () => {
 
 describe('disabled auth mode', () => {
   it('treats every request as root, without a token', async () => {
-    const open = await createIdentityTestApp({ mode: { kind: 'disabled' } })
+    const open = await startTestApp(identityRoutes, { auth: { mode: { kind: 'disabled' } } })
+    onTestFinished(() => open.close())
     expect(open.rootKey).toBe('')
     const created = await open.call('POST', '/system/users', { body: { username: 'ada' } })
     expect(created.status).toBe(201)

@@ -1,46 +1,28 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth } from '@svcdb/auth'
 import type { Auth, IdentityStore } from '@svcdb/auth'
-import { Database } from '@svcdb/engine'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngineIdentityStore } from '../../adapters/identity-store'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
-import { createLogger } from '../../logger'
 import { fileRouteHandlers } from '../files/file-route-handlers'
 import { authRouteHandlers } from './auth-route-handlers'
-import { expectError } from './identity-test-app'
+import { expectError, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
 // 8,000 patterns each when expanded: 100 of them cost ~900 MB and 30 s before the limit.
 const BOMB = '/{1..20}{1..20}{1..20}'
 
-let dir: string
-let db: Database
+let kit: TestApp
 let store: IdentityStore
 let auth: Auth
-let app: ReturnType<typeof createApp>
+let app: TestApp['app']
 let rootToken: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-rule-limits-'))
-  db = await Database.open({ path: dir })
-  store = createEngineIdentityStore(db)
-  auth = createAuth({ store })
-  const { rootApiKey } = await auth.bootstrap()
-  rootToken = (await auth.exchangeApiKey(rootApiKey as string)).token
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: [...authRouteHandlers({ auth }), ...fileRouteHandlers({ db, auth })],
-    logger: createLogger({ level: 'silent' }),
+  kit = await startTestApp((deps) => [...authRouteHandlers(deps), ...fileRouteHandlers(deps)], {
+    auth: ({ db }) => ({ store: createEngineIdentityStore(db) }),
   })
+  ;({ store, auth, app, rootToken } = kit)
 })
-afterEach(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(() => kit.close())
 
 const call = (token: string, path: string, init: RequestInit & { json?: unknown } = {}) => {
   const { json, ...rest } = init

@@ -1,41 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth } from '@svcdb/auth'
-import type { Auth } from '@svcdb/auth'
-import { createManualClock } from '@svcdb/auth/testing'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngineIdentityStore } from '../../adapters/identity-store'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
-import { createLogger } from '../../logger'
 import { authRouteHandlers } from './auth-route-handlers'
-import { expectError } from './identity-test-app'
+import { expectError, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let dir: string
+let kit: TestApp
 let db: Database
-let auth: Auth
-let app: ReturnType<typeof createApp>
+let app: TestApp['app']
 let rootKey: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-magic-limits-'))
-  db = await Database.open({ path: dir })
-  // A clock that stands still, so no bucket refills while the test runs.
-  auth = createAuth({ store: createEngineIdentityStore(db), clock: createManualClock() })
-  rootKey = (await auth.bootstrap()).rootApiKey as string
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: authRouteHandlers({ auth }),
-    logger: createLogger({ level: 'silent' }),
+  // The kit's clock stands still, so no bucket refills while the test runs.
+  kit = await startTestApp(authRouteHandlers, {
+    auth: ({ db }) => ({ store: createEngineIdentityStore(db) }),
   })
+  ;({ app, db, rootKey } = kit)
 })
-afterEach(async () => {
-  await auth.idle()
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(() => kit.close())
 
 /** A JSON POST, from `remoteAddress` as @hono/node-server would pass it, or with no socket. */
 const post = (path: string, body: unknown, remoteAddress?: string) =>

@@ -1,15 +1,16 @@
 import { ROOT_USER_ID } from '@svcdb/auth'
 import { routes } from '@svcdb/contract'
 import * as v from 'valibot'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { createIdentityTestApp, expectError } from './identity-test-app'
-import type { IdentityTestApp } from './identity-test-app'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
+import { expectError, identityRoutes, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let t: IdentityTestApp
+let t: TestApp
 
 beforeEach(async () => {
-  t = await createIdentityTestApp()
+  t = await startTestApp(identityRoutes)
 })
+afterEach(() => t.close())
 
 const whoami = async (token: string) => {
   const res = await t.call('GET', '/auth/whoami', { token })
@@ -75,7 +76,8 @@ describe('GET /auth/whoami', () => {
   })
 
   it('answer root without a key under --auth disabled', async () => {
-    const open = await createIdentityTestApp({ mode: { kind: 'disabled' } })
+    const open = await startTestApp(identityRoutes, { auth: { mode: { kind: 'disabled' } } })
+    onTestFinished(() => open.close())
     const res = await open.call('GET', '/auth/whoami')
     expect(res.status).toBe(200)
     expect(v.parse(routes.authWhoami.response, await res.json())).toEqual({

@@ -11,17 +11,17 @@ import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from '../files/file-route-handlers'
 import { namedVersionRouteHandlers } from './named-version-route-handlers'
-import { errorCode, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let kit: RouteTestApp
+let kit: TestApp
 let db: Database
 let auth: Auth
 let rootToken: string
-let as: RouteTestApp['as']
+let as: TestApp['as']
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => [
+  kit = await startTestApp((deps) => [
     ...namedVersionRouteHandlers(deps),
     ...fileRouteHandlers(deps),
   ])

@@ -12,17 +12,15 @@ import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEmailService } from '../../email'
 import type { EmailService } from '../../email'
-import { startSmtpTestServer } from '../../email/testing/smtp-test-server'
-import type { SmtpTestServer } from '../../email/testing/smtp-test-server'
+import { errorCode, startSmtpTestServer, startTestApp } from '../../../test/kit'
+import type { SmtpTestServer, TestApp } from '../../../test/kit'
 import { createLogger } from '../../logger'
 import { fileRouteHandlers } from '../files/file-route-handlers'
 import { createShareNotifier } from './share-notifier'
 import type { ShareNotifier } from './share-notifier'
 import { shareRouteHandlers } from './share-route-handlers'
-import { errorCode, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
 
-let kit: RouteTestApp
+let kit: TestApp
 let db: Database
 let auth: Auth
 let bus: EventBus
@@ -30,12 +28,12 @@ let email: EmailService
 let notifier: ShareNotifier
 let smtp: SmtpTestServer
 let rootToken: string
-let as: RouteTestApp['as']
+let as: TestApp['as']
 
 beforeEach(async () => {
   bus = createEventBus()
   smtp = await startSmtpTestServer()
-  kit = await startRouteTestApp((deps) => {
+  kit = await startTestApp((deps) => {
     email = createEmailService({ db: deps.db })
     notifier = createShareNotifier({
       auth: deps.auth,

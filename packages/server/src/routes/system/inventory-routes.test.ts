@@ -22,15 +22,15 @@ import { namedVersionRouteHandlers } from '../named-versions/named-version-route
 import { createShareNotifier } from '../shares/share-notifier'
 import type { ShareNotifier } from '../shares/share-notifier'
 import { shareRouteHandlers } from '../shares/share-route-handlers'
-import { errorCode, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { systemRouteHandlers } from './system-route-handlers'
 
 // Issue 23, item 14: what a share link, or any token without `list` on /, sees of the whole
 // database. Every caller is real: a share link made through POST /files/share-link, keys and
 // users from the real auth service, each exchanged for a token.
 
-let kit: RouteTestApp
+let kit: TestApp
 let bus: EventBus
 let disk: DiskSampler
 let notifier: ShareNotifier
@@ -39,7 +39,7 @@ let shutdown: AbortController
 beforeEach(async () => {
   bus = createEventBus()
   shutdown = new AbortController()
-  kit = await startRouteTestApp(({ db, auth, dir }) => {
+  kit = await startTestApp(({ db, auth, dir }) => {
     const engineEvents = createEngineEventPublisher(db, bus, (err) => {
       throw err
     })
@@ -76,7 +76,7 @@ afterEach(async () => {
   await kit.close()
 })
 
-type Caller = RouteTestApp['as'] extends (token: string) => infer C ? C : never
+type Caller = TestApp['as'] extends (token: string) => infer C ? C : never
 
 /** The callers of the threat model, each with a real token. */
 async function callers(): Promise<{

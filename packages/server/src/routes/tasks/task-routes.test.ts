@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { cronScheduleSchema, errorBodySchema, gcResultSchema, taskSchema } from '@svcdb/contract'
 import { Database } from '@svcdb/engine'
@@ -7,33 +5,33 @@ import { createScheduler } from '@svcdb/scheduler'
 import type { Scheduler } from '@svcdb/scheduler'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createLogger } from '../../logger'
 import { disabledAuthenticator } from '../../routing/principal'
 import { registerTaskHandlers } from '../../tasks/task-handlers'
 import { taskRouteHandlers } from './task-route-handlers'
+import { startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
+let kit: TestApp
 let dir: string
 let db: Database
 let scheduler: Scheduler
-let app: ReturnType<typeof createApp>
+let app: TestApp['app']
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-tasks-'))
-  db = await Database.open({ path: join(dir, 'data') })
-  scheduler = createScheduler({})
-  registerTaskHandlers(scheduler.tasks, { db, dataDir: join(dir, 'data') })
+  kit = await startTestApp(
+    (deps) => {
+      scheduler = createScheduler({})
+      registerTaskHandlers(scheduler.tasks, { db: deps.db, dataDir: deps.dir })
+      return taskRouteHandlers({ db: deps.db, scheduler })
+    },
+    { authenticator: disabledAuthenticator },
+  )
+  ;({ dir, db, app } = kit)
   await scheduler.start()
-  app = createApp({
-    authenticator: disabledAuthenticator,
-    handlers: taskRouteHandlers({ db, scheduler }),
-    logger: createLogger({ level: 'silent' }),
-  })
 })
 afterEach(async () => {
   await scheduler.stop()
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await kit.close()
 })
 
 const json = (body: unknown) => ({

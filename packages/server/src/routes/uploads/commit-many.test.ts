@@ -2,18 +2,15 @@ import { createHasher } from '@svcdb/engine'
 import type { DatabaseChange } from '@svcdb/engine'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from '../files/file-route-handlers'
-import { errorCode, errorOf, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, errorOf, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { uploadRouteHandlers } from './upload-route-handlers'
 
-let kit: RouteTestApp
+let kit: TestApp
 let changes: DatabaseChange[]
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => [
-    ...uploadRouteHandlers(deps),
-    ...fileRouteHandlers(deps),
-  ])
+  kit = await startTestApp((deps) => [...uploadRouteHandlers(deps), ...fileRouteHandlers(deps)])
   changes = []
   kit.db.onChange((change) => changes.push(change))
 })

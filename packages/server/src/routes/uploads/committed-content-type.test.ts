@@ -1,15 +1,15 @@
 import { createHasher } from '@svcdb/engine'
 import { createChunker } from '@svcdb/engine/chunking'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { uploadRouteHandlers } from './upload-route-handlers'
 
-let kit: RouteTestApp
-let root: ReturnType<RouteTestApp['as']>
+let kit: TestApp
+let root: ReturnType<TestApp['as']>
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => uploadRouteHandlers(deps))
+  kit = await startTestApp((deps) => uploadRouteHandlers(deps))
   root = kit.as(kit.rootToken)
 })
 afterEach(() => kit.close())

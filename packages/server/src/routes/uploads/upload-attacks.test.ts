@@ -1,17 +1,14 @@
 import { createHasher } from '@svcdb/engine'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from '../files/file-route-handlers'
-import { errorCode, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { uploadRouteHandlers } from './upload-route-handlers'
 
-let kit: RouteTestApp
+let kit: TestApp
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => [
-    ...uploadRouteHandlers(deps),
-    ...fileRouteHandlers(deps),
-  ])
+  kit = await startTestApp((deps) => [...uploadRouteHandlers(deps), ...fileRouteHandlers(deps)])
 })
 afterEach(() => kit.close())
 

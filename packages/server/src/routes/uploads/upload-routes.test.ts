@@ -1,38 +1,24 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import { errorBodySchema } from '@svcdb/contract'
-import { createHasher, Database } from '@svcdb/engine'
+import { createHasher } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { createChunker } from '@svcdb/engine/chunking'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createBearerAuthenticator } from '../../auth/bearer-authenticator'
-import { createLogger } from '../../logger'
 import { uploadRouteHandlers } from './upload-route-handlers'
+import { startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let dir: string
+let kit: TestApp
 let db: Database
-let app: ReturnType<typeof createApp>
+let app: TestApp['app']
 let token: string
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-uploads-'))
-  db = await Database.open({ path: dir })
-  const auth = createAuth({ store: createMemoryIdentityStore() })
-  token = (await auth.exchangeApiKey((await auth.bootstrap()).rootApiKey as string)).token
-  app = createApp({
-    authenticator: createBearerAuthenticator(auth),
-    handlers: uploadRouteHandlers({ db, auth }),
-    logger: createLogger({ level: 'silent' }),
-  })
+  kit = await startTestApp(uploadRouteHandlers)
+  ;({ db, app, rootToken: token } = kit)
 })
-afterEach(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
-})
+afterEach(() => kit.close())
 
 const call = (path: string, init: RequestInit = {}) =>
   app.request(path, {

@@ -10,8 +10,8 @@ import { createLogger } from '../../logger'
 import { disabledAuthenticator } from '../../routing/principal'
 import { writeBackup } from '../../tasks/backup'
 import { fileRouteHandlers } from '../files/file-route-handlers'
-import { startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { ARCHIVE_PREFETCH_BYTES } from './archive-response'
 import { versionRouteHandlers } from './version-route-handlers'
 
@@ -34,13 +34,10 @@ async function drain(res: Response): Promise<{ bytes: Uint8Array; error: unknown
 }
 
 describe('exports and backups against a 2,040-level path (issue 23, item 10)', () => {
-  let kit: RouteTestApp
+  let kit: TestApp
   const extra: Database[] = []
   beforeEach(async () => {
-    kit = await startRouteTestApp((deps) => [
-      ...fileRouteHandlers(deps),
-      ...versionRouteHandlers(deps),
-    ])
+    kit = await startTestApp((deps) => [...fileRouteHandlers(deps), ...versionRouteHandlers(deps)])
   })
   afterEach(async () => {
     for (const db of extra.splice(0)) await db.close()
@@ -91,9 +88,9 @@ describe('exports and backups against a 2,040-level path (issue 23, item 10)', (
 })
 
 describe('an export that fails while streaming (issue 23, item 10)', () => {
-  let kit: RouteTestApp
+  let kit: TestApp
   beforeEach(async () => {
-    kit = await startRouteTestApp(() => [])
+    kit = await startTestApp(() => [])
   })
   afterEach(() => kit.close())
 

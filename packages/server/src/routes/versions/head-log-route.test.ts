@@ -4,15 +4,15 @@ import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from '../files/file-route-handlers'
 import { namedVersionRouteHandlers } from '../named-versions/named-version-route-handlers'
-import { errorCode, errorOf, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, errorOf, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { versionRouteHandlers } from './version-route-handlers'
 
-let kit: RouteTestApp
-let root: ReturnType<RouteTestApp['as']>
+let kit: TestApp
+let root: ReturnType<TestApp['as']>
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => [
+  kit = await startTestApp((deps) => [
     ...versionRouteHandlers(deps),
     ...namedVersionRouteHandlers(deps),
     ...fileRouteHandlers(deps),
@@ -35,7 +35,7 @@ async function forkThenWriteOnHead(): Promise<{ base: string; head: string }> {
   return { base, head: kit.db.head() }
 }
 
-async function logOf(call: ReturnType<RouteTestApp['as']>, query = '') {
+async function logOf(call: ReturnType<TestApp['as']>, query = '') {
   const res = await call(`/versions/log${query}`)
   expect(res.status).toBe(200)
   return v.parse(headLogPageSchema, await res.json())

@@ -6,17 +6,17 @@ import { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { namedVersionRouteHandlers } from '../named-versions/named-version-route-handlers'
-import { errorOf, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorOf, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { versionRouteHandlers } from './version-route-handlers'
 
-let t: RouteTestApp
-let root: ReturnType<RouteTestApp['as']>
+let t: TestApp
+let root: ReturnType<TestApp['as']>
 let sourceDir: string
 let source: Database
 
 beforeEach(async () => {
-  t = await startRouteTestApp(({ db, auth }) => [
+  t = await startTestApp(({ db, auth }) => [
     ...versionRouteHandlers({ db }),
     ...namedVersionRouteHandlers({ db, auth }),
   ])

@@ -4,15 +4,15 @@ import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fileRouteHandlers } from '../files/file-route-handlers'
 import { namedVersionRouteHandlers } from '../named-versions/named-version-route-handlers'
-import { errorCode, startRouteTestApp } from '../testing/route-test-app'
-import type { RouteTestApp } from '../testing/route-test-app'
+import { errorCode, startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 import { versionRouteHandlers } from './version-route-handlers'
 
-let kit: RouteTestApp
-let root: ReturnType<RouteTestApp['as']>
+let kit: TestApp
+let root: ReturnType<TestApp['as']>
 
 beforeEach(async () => {
-  kit = await startRouteTestApp((deps) => [
+  kit = await startTestApp((deps) => [
     ...versionRouteHandlers(deps),
     ...namedVersionRouteHandlers(deps),
     ...fileRouteHandlers(deps),
@@ -21,14 +21,14 @@ beforeEach(async () => {
 })
 afterEach(() => kit.close())
 
-async function pageOf(call: ReturnType<RouteTestApp['as']>, query: string) {
+async function pageOf(call: ReturnType<TestApp['as']>, query: string) {
   const res = await call(`/versions/changes${query}`)
   expect(res.status).toBe(200)
   return v.parse(versionChangesPageSchema, await res.json())
 }
 
 /** Every item, page by page, and the number of pages it took. */
-async function allOf(call: ReturnType<RouteTestApp['as']>, query: string) {
+async function allOf(call: ReturnType<TestApp['as']>, query: string) {
   const items: VersionChangeView[] = []
   let cursor: string | null = null
   let pages = 0

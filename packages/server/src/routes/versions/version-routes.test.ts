@@ -1,34 +1,28 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { errorBodySchema, importResultSchema, MAX_IMPORT_BYTES } from '@svcdb/contract'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createApp } from '../../app'
-import { createLogger } from '../../logger'
 import { disabledAuthenticator } from '../../routing/principal'
 import { versionRouteHandlers } from './version-route-handlers'
+import { startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
-let dir: string
+let sourceKit: TestApp
+let targetKit: TestApp
 let source: Database
 let target: Database
-const appFor = (db: Database) =>
-  createApp({
-    authenticator: disabledAuthenticator,
-    handlers: versionRouteHandlers({ db }),
-    logger: createLogger({ level: 'silent' }),
-  })
+const appFor = (db: Database) => (db === source ? sourceKit : targetKit).app
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-versions-'))
-  source = await Database.open({ path: join(dir, 'a') })
-  target = await Database.open({ path: join(dir, 'b') })
+  const options = { authenticator: disabledAuthenticator }
+  sourceKit = await startTestApp(versionRouteHandlers, options)
+  targetKit = await startTestApp(versionRouteHandlers, options)
+  source = sourceKit.db
+  target = targetKit.db
 })
 afterEach(async () => {
-  await source.close()
-  await target.close()
-  await rm(dir, { recursive: true, force: true })
+  await sourceKit.close()
+  await targetKit.close()
 })
 
 async function errorCode(res: Response, status: number): Promise<string> {

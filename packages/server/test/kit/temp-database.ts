@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database } from '@svcdb/engine'
 
-/** A real on-disk database in a fresh temp dir, for the adapters' tests. */
+/** A real on-disk database in a fresh temp dir. */
 export interface TempDatabase {
   readonly path: string
   /** The database currently open (a new one after {@link TempDatabase.reopen}). */
@@ -14,9 +14,11 @@ export interface TempDatabase {
   destroy(): Promise<void>
 }
 
-/** Opens a {@link Database} on a new temp dir; the caller must `destroy()` it. */
-export async function openTempDatabase(): Promise<TempDatabase> {
-  const path = await mkdtemp(join(tmpdir(), 'svcdb-adapter-'))
+/**
+ * Opens a {@link Database} on a new temp dir named `prefix…`; the caller must `destroy()` it.
+ */
+export async function openTempDatabase(prefix = 'svcdb-test-'): Promise<TempDatabase> {
+  const path = await mkdtemp(join(tmpdir(), prefix))
   let db = await Database.open({ path })
   return {
     path,
