@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import * as api from './index'
+import * as node from './node/index'
 
 it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
@@ -10,6 +11,15 @@ it('exports exactly the public surface', () => {
       "contentHash",
       "createClient",
       "isClientError",
+    ]
+  `)
+})
+
+it('exports exactly the node surface', () => {
+  expect(Object.keys(node).sort()).toMatchInlineSnapshot(`
+    [
+      "createClient",
+      "downloadFile",
     ]
   `)
 })

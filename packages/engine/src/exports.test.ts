@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest'
 import * as api from './index'
+import * as chunking from './chunking/index'
+import * as testing from './testing/index'
 
 it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
@@ -43,6 +45,28 @@ it('exports exactly the public surface', () => {
       "readArchive",
       "repairDatabase",
       "reservedKind",
+    ]
+  `)
+})
+
+it('exports exactly the chunking surface', () => {
+  expect(Object.keys(chunking).sort()).toMatchInlineSnapshot(`
+    [
+      "CHUNK_SIZES",
+      "GEAR",
+      "GEAR_SEED",
+      "chunkStream",
+      "createChunker",
+    ]
+  `)
+})
+
+it('exports exactly the testing surface', () => {
+  expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+    [
+      "createSimulatedFileSystem",
+      "runChunkStoreConformance",
+      "runMetaStoreConformance",
     ]
   `)
 })

@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest'
 import * as api from './index'
+import * as sse from './sse/index'
+import * as testing from './testing/index'
 
 it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
@@ -27,6 +29,26 @@ it('exports exactly the public surface', () => {
       "systemClock",
       "toMetricsPayload",
       "verifyWebhookSignature",
+    ]
+  `)
+})
+
+it('exports exactly the sse surface', () => {
+  expect(Object.keys(sse).sort()).toMatchInlineSnapshot(`
+    [
+      "createSseDecoder",
+      "decodeSseStream",
+      "encodeSseComment",
+      "encodeSseMessage",
+    ]
+  `)
+})
+
+it('exports exactly the testing surface', () => {
+  expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+    [
+      "createFakeClock",
+      "testWebhookQueue",
     ]
   `)
 })

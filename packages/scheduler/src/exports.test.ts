@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import * as api from './index'
+import * as testing from './testing/index'
 
 it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
@@ -22,6 +23,17 @@ it('exports exactly the public surface', () => {
       "parseTaskArgs",
       "selectExpiredTasks",
       "systemClock",
+    ]
+  `)
+})
+
+it('exports exactly the testing surface', () => {
+  expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+    [
+      "createControlledHandler",
+      "createFakeClock",
+      "runScheduleStoreConformance",
+      "runTaskStoreConformance",
     ]
   `)
 })
