@@ -1,22 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { EMAIL_NAMESPACE } from '../email/email-config-store'
 import { createEmailService } from '../email/email-service'
 import { createConsoleSignIn } from './console-sign-in'
+import { openTempDatabase } from '../../test/kit'
+import type { TempDatabase } from '../../test/kit'
 
-let dir: string
+let temp: TempDatabase
 let db: Database
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-console-sign-in-'))
-  db = await Database.open({ path: join(dir, 'data') })
+  temp = await openTempDatabase('svcdb-console-sign-in-')
+  db = temp.db
 })
 afterEach(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await temp.destroy()
 })
 
 const smtp = {

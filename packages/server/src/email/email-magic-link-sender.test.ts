@@ -1,31 +1,27 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isEmailError } from './email-error'
 import { createEmailMagicLinkSender } from './email-magic-link-sender'
 import { createEmailService } from './email-service'
 import type { EmailService } from './email-service'
-import { startSmtpTestServer } from '../../test/kit'
-import type { SmtpTestServer } from '../../test/kit'
+import { openTempDatabase, startSmtpTestServer } from '../../test/kit'
+import type { SmtpTestServer, TempDatabase } from '../../test/kit'
 
-let dir: string
+let temp: TempDatabase
 let db: Database
 let smtp: SmtpTestServer
 let email: EmailService
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-magic-'))
-  db = await Database.open({ path: join(dir, 'data') })
+  temp = await openTempDatabase('svcdb-magic-')
+  db = temp.db
   smtp = await startSmtpTestServer()
   email = createEmailService({ db })
 })
 afterEach(async () => {
   await smtp.close()
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await temp.destroy()
 })
 
 async function authWith(errors: unknown[]) {

@@ -1,22 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { createEventBus } from '@svcdb/events'
 import type { EventBus, EventEnvelope } from '@svcdb/events'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngineEventPublisher, MAX_ENTRIES_PER_EVENT } from './engine-events'
 import type { EngineEventPublisher } from './engine-events'
+import { openTempDatabase } from '../../test/kit'
+import type { TempDatabase } from '../../test/kit'
 
-let dir: string
+let temp: TempDatabase
 let db: Database
 let bus: EventBus
 let publisher: EngineEventPublisher
 const errors: unknown[] = []
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-engine-events-'))
-  db = await Database.open({ path: dir })
+  temp = await openTempDatabase('svcdb-engine-events-')
+  db = temp.db
   bus = createEventBus()
   errors.length = 0
   publisher = createEngineEventPublisher(db, bus, (err) => errors.push(err))
@@ -25,8 +24,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await publisher.idle()
   await bus.close()
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await temp.destroy()
 })
 
 async function drain(sub: ReturnType<EventBus['subscribe']>): Promise<EventEnvelope[]> {

@@ -5,6 +5,7 @@ import type { ManualClock } from '@svcdb/auth/testing'
 import type { Database } from '@svcdb/engine'
 import { expect } from 'vitest'
 import { createApp } from '../../src/app'
+import type { AppDeps } from '../../src/app'
 import { createBearerAuthenticator } from '../../src/auth/bearer-authenticator'
 import { createLogger } from '../../src/logger'
 import type { Authenticator } from '../../src/routing/principal'
@@ -30,6 +31,8 @@ export interface TestAppOptions {
   auth?: Partial<AuthOptions> | ((deps: { db: Database }) => Partial<AuthOptions>)
   /** Default: the bearer authenticator over the auth. */
   authenticator?: Authenticator
+  /** `createApp`'s middleware run around every request (e.g. the request metrics). */
+  observe?: AppDeps['observe']
 }
 
 /**
@@ -102,6 +105,7 @@ export async function startTestApp(
     authenticator: options.authenticator ?? createBearerAuthenticator(auth),
     handlers: handlers({ db, auth, dir }),
     logger: quiet,
+    ...(options.observe === undefined ? {} : { observe: options.observe }),
   })
   const call = callerOf(app)
   const tokenFor = async (apiKey: string) => {

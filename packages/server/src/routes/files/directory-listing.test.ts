@@ -1,23 +1,22 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import type { Auth, Rule } from '@svcdb/auth'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import type { ListOptions, TreeView } from '@svcdb/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listDirectory } from './directory-listing'
 import type { ReadQuery } from './read-source'
+import { openTempDatabase } from '../../../test/kit'
+import type { TempDatabase } from '../../../test/kit'
 
-let dir: string
+let temp: TempDatabase
 let db: Database
 let auth: Auth
 let rootToken: string
 const FILES = 1500
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-listing-'))
-  db = await Database.open({ path: dir })
+  temp = await openTempDatabase('svcdb-listing-')
+  db = temp.db
   auth = createAuth({ store: createMemoryIdentityStore() })
   rootToken = (await auth.exchangeApiKey((await auth.bootstrap()).rootApiKey as string)).token
   await Promise.all(
@@ -28,8 +27,7 @@ beforeAll(async () => {
   await db.writeFile('/big/sub/deep.txt', 'deep')
 }, 60_000)
 afterAll(async () => {
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await temp.destroy()
 })
 
 /** A real view that counts the entries its listings hand out. */

@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import { errorBodySchema, statsResponseSchema } from '@svcdb/contract'
-import { Database } from '@svcdb/engine'
+import type { Database } from '@svcdb/engine'
 import { createEventBus } from '@svcdb/events'
 import type { EventBus } from '@svcdb/events'
 import { decodeSseStream } from '@svcdb/events/sse'
@@ -16,52 +13,58 @@ import { createLogger } from '../../logger'
 import { createDiskSampler } from '../../observability/disk-sampler'
 import type { DiskSampler } from '../../observability/disk-sampler'
 import { createServerMetrics } from '../../observability/server-metrics'
+import type { ServerMetrics } from '../../observability/server-metrics'
 import { disabledAuthenticator } from '../../routing/principal'
 import { createEngineEventPublisher } from '../../services/engine-events'
 import { systemRouteHandlers } from './system-route-handlers'
+import { startTestApp } from '../../../test/kit'
+import type { TestApp } from '../../../test/kit'
 
+let kit: TestApp
 let dir: string
 let db: Database
 let bus: EventBus
 let disk: DiskSampler
 let shutdown: AbortController
-let app: ReturnType<typeof createApp>
+let app: TestApp['app']
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svcdb-system-'))
-  db = await Database.open({ path: dir })
-  bus = createEventBus({ nodeId: 7 })
-  const engineEvents = createEngineEventPublisher(db, bus, (err) => {
-    throw err
-  })
-  db.onChange((change) => engineEvents.publish(change))
-  disk = createDiskSampler(dir)
-  shutdown = new AbortController()
-  const auth = createAuth({ store: createMemoryIdentityStore(), mode: { kind: 'disabled' } })
-  const metrics = createServerMetrics({ db, bus, tasks: createScheduler({}).tasks })
-  app = createApp({
-    authenticator: disabledAuthenticator,
-    observe: (c, next) => metrics.observe(c, next),
-    handlers: systemRouteHandlers({
-      db,
-      auth,
+  let metrics: ServerMetrics | undefined
+  kit = await startTestApp(
+    ({ db, auth, dir }) => {
+      bus = createEventBus({ nodeId: 7 })
+      const engineEvents = createEngineEventPublisher(db, bus, (err) => {
+        throw err
+      })
+      db.onChange((change) => engineEvents.publish(change))
+      disk = createDiskSampler(dir)
+      shutdown = new AbortController()
+      metrics = createServerMetrics({ db, bus, tasks: createScheduler({}).tasks })
+      return systemRouteHandlers({
+        db,
+        auth,
+        authenticator: disabledAuthenticator,
+        bus,
+        disk,
+        metrics,
+        identity: { version: '9.9.9', databasePath: dir, nodeId: 7, startedAt: Date.now() - 5000 },
+        now: Date.now,
+        shutdown: shutdown.signal,
+      })
+    },
+    {
+      auth: { mode: { kind: 'disabled' } },
       authenticator: disabledAuthenticator,
-      bus,
-      disk,
-      metrics,
-      identity: { version: '9.9.9', databasePath: dir, nodeId: 7, startedAt: Date.now() - 5000 },
-      now: Date.now,
-      shutdown: shutdown.signal,
-    }),
-    logger: createLogger({ level: 'silent' }),
-  })
+      observe: (c, next) => (metrics as ServerMetrics).observe(c, next),
+    },
+  )
+  ;({ dir, db, app } = kit)
 })
 afterEach(async () => {
   shutdown.abort()
   disk.stop()
   bus.close()
-  await db.close()
-  await rm(dir, { recursive: true, force: true })
+  await kit.close()
 })
 
 describe('GET /system/stats', () => {
