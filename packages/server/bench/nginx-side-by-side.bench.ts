@@ -1,6 +1,6 @@
 import type { Benchmark, BenchResult } from '../../../scripts/bench-protocol'
 import { peerTool } from '../../../scripts/peer-tool'
-import { startServerProcess } from '../test/e2e/server-harness'
+import { startServerProcess } from '../test/kit/server-process'
 import { httpScenarios } from './http-scenarios'
 import { generateLoad } from './load-generator'
 import { startCeilingServer } from './ceiling-server'

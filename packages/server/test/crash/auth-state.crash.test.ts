@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, login, startServerProcess } from '../e2e/server-harness'
-import type { ServerProcess } from '../e2e/server-harness'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 // Every step below is acknowledged (its answer read) and then the server is killed with
 // SIGKILL at once: nothing is flushed or closed, so only what was durable when the answer

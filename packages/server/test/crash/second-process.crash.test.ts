@@ -3,8 +3,8 @@ import { readdir, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { client, login, startServerProcess } from '../e2e/server-harness'
-import type { ServerProcess } from '../e2e/server-harness'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
 

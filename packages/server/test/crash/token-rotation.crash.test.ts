@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { afterAll, expect, it } from 'vitest'
-import { login, startServerProcess } from '../e2e/server-harness'
-import type { ServerProcess } from '../e2e/server-harness'
+import { login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 // The server dies by SIGKILL at the auth crash point `mid-token-rotation`: the presented
 // refresh token is consumed, the new one not yet stored. Whatever the crash lost, the old

@@ -1,8 +1,8 @@
 import { errorBodySchema } from '@svcdb/contract'
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { client, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 let server: ServerProcess
 let rootKey: string

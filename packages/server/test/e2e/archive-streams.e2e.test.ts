@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database, isEngineError } from '@svcdb/engine'
 import { afterEach, describe, expect, it } from 'vitest'
-import { client, login, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 /**
  * Issue 23, item 10: any writer could break exports and backups with a very deep path, and

@@ -4,8 +4,8 @@ import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { flood, peakRss, resetPeakRss } from './raw-http'
 import type { RawAnswer } from './raw-http'
-import { client, login, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 const MIB = 1024 * 1024
 /** What each attack tries to send: far past every limit. */

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpTestServer } from '../kit'
+import { startSmtpTestServer } from '../kit/smtp-test-server'
 import { CONSOLE_TIMEOUT_MS as TIMEOUT_MS, startConsoleHarness } from './console-harness'
 import type { ConsoleHarness, OpenedConsole } from './console-harness'
 

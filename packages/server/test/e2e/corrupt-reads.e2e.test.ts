@@ -3,8 +3,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createHasher } from '@svcdb/engine'
 import { afterEach, describe, expect, it } from 'vitest'
-import { client, login, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 /**
  * Issue 23, item 1: no writer, and no damaged byte on disk, may end the process. Each test

@@ -5,8 +5,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, login, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 // A real full file system: a 16 MiB tmpfs mounted in a mount namespace of its own (user +
 // mount namespace through `unshare -rm`, so root is not needed). A holder process keeps the

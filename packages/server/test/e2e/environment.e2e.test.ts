@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runServerBinary } from './run-binary'
-import { startServerProcess } from './server-harness'
+import { startServerProcess } from '../kit/server-process'
 
 describe('the built server configured through the environment', () => {
   it('runs with the options its SVCDB_ variables give', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { login, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 const MIB = 1024 * 1024
 /** Rounds of each case: the black-box suite saw resets under concurrency, so rounds run in parallel. */

@@ -1,7 +1,7 @@
 import { Database } from '@svcdb/engine'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 let server: ServerProcess | undefined
 

@@ -10,8 +10,8 @@ import { decodeSseStream } from '@svcdb/events/sse'
 import { EventSource } from 'eventsource'
 import * as v from 'valibot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, login, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 let server: ServerProcess
 let root: ReturnType<typeof client>

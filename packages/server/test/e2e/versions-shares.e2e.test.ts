@@ -1,10 +1,10 @@
 import { connect } from 'node:net'
 import { EventSource } from 'eventsource'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSmtpTestServer } from '../kit'
-import type { SmtpTestServer } from '../kit'
-import { client, login, startServerProcess } from './server-harness'
-import type { ServerProcess } from './server-harness'
+import { startSmtpTestServer } from '../kit/smtp-test-server'
+import type { SmtpTestServer } from '../kit/smtp-test-server'
+import { client, login, startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 let server: ServerProcess
 let smtp: SmtpTestServer

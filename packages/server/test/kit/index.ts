@@ -1,9 +1,13 @@
-// The server's one test kit: every in-process suite builds its app, database and auth here.
+// The server's one test kit: in-process suites build their app, database and auth with
+// startTestApp; end-to-end suites start the built binary with startServerProcess (they import
+// ./server-process and ./smtp-test-server directly, so they load none of the server's sources).
 // It lives under test/, outside tsup's entries, so none of it ships in dist.
 export { callerOf, requestsAs } from './app-requests'
 export type { CallOptions, RequestableApp, TestRequest } from './app-requests'
 export { errorCode, errorOf, expectError } from './error-answers'
 export { identityCaller, identityRoutes } from './identity-routes'
+export { client, login, startServerProcess } from './server-process'
+export type { ServerProcess, ServerProcessOptions } from './server-process'
 export { closedPort, startSmtpTestServer } from './smtp-test-server'
 export type { ReceivedMail, SmtpTestServer, SmtpTestServerOptions } from './smtp-test-server'
 export { openTempDatabase } from './temp-database'
