@@ -62,21 +62,37 @@ export function listPackages() {
  * @returns {EntryResult[]}
  */
 export function reportPackage(pkg, { update }) {
-  for (const entry of pkg.entries) {
-    if (!existsSync(entry.dts)) throw new Error(`${entry.dts} is missing: run \`pnpm build\` first`)
-  }
   const tempFolder = mkdtempSync(join(tmpdir(), 'svcdb-api-report-'))
   if (update) mkdirSync(join(pkg.folder, 'api'), { recursive: true })
   try {
-    const configs = pkg.entries.map((entry) => prepareConfig(pkg, entry, tempFolder))
-    // One TypeScript program serves every entry of the package (they share chunks).
-    const compilerState = CompilerState.create(configs[0], {
-      additionalEntryPoints: pkg.entries.map((entry) => entry.dts),
+    return pkg.entries.map((entry) => {
+      const config = prepareConfig(pkg, entry, tempFolder)
+      return runExtractor(config, sharedCompilerState(config), update)
     })
-    return configs.map((config) => runExtractor(config, compilerState, update))
   } finally {
     rmSync(tempFolder, { recursive: true, force: true })
   }
+}
+
+/** @type {CompilerState | undefined} */
+let compilerState
+
+/**
+ * One TypeScript program over every entry of every package: building it is most of the work,
+ * and the entries share their dependencies' types.
+ * @param {ExtractorConfig} config
+ */
+function sharedCompilerState(config) {
+  compilerState ??= CompilerState.create(config, { additionalEntryPoints: allEntryFiles() })
+  return compilerState
+}
+
+function allEntryFiles() {
+  const files = listPackages().flatMap((pkg) => pkg.entries.map((entry) => entry.dts))
+  for (const file of files) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first`)
+  }
+  return files
 }
 
 /**
@@ -88,9 +104,7 @@ function prepareConfig(pkg, entry, tempFolder) {
   const configObject = ExtractorConfig.loadFile(baseConfigPath)
   configObject.projectFolder = pkg.folder
   configObject.mainEntryPointFilePath = entry.dts
-  configObject.compiler = {
-    overrideTsconfig: { compilerOptions, files: pkg.entries.map((each) => each.dts) },
-  }
+  configObject.compiler = { overrideTsconfig: { compilerOptions, files: allEntryFiles() } }
   configObject.apiReport = {
     ...configObject.apiReport,
     enabled: true,
