@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { MemoryLevel } from 'memory-level'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Database } from './database'
-import type { Entry } from './entry'
+import type { Entry } from './read/entry'
 import { isEngineError } from './errors'
 import type { EngineErrorCode } from './errors'
 

@@ -34,7 +34,7 @@ import { namesHash, resolveVersion, resolveVersionRoot } from './versions/versio
 import { RootCheckedView } from './versions/root-checked-view'
 import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk, readChunk } from './write/chunk-uploads'
-import type { ChangeResult } from './workspace'
+import type { ChangeResult } from './read/entry'
 import { Workspace } from './workspace'
 import { openCore } from './database-open'
 import type { DatabaseOptions } from './database-open'

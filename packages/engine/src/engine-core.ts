@@ -14,13 +14,12 @@ import type { MetaStore } from './meta/meta-store'
 import type { ObjectStore } from './objects/object-store'
 import type { Totals } from './objects/tree-objects'
 import { TreeView } from './read/tree-view'
-import type { ViewContext } from './read/tree-view'
+import type { ViewContext } from './read/view-context'
 import type { DatabaseState } from './state/database-state'
 import type { FormatRecord } from './state/format-record'
 import { HeadTotals } from './state/head-totals'
 import { DatabaseMeters } from './stats/database-meters'
 import { HEAD } from './meta/keys'
-
 
 /** Storage and bookkeeping of an open database, before the core is built. */
 export interface CoreParts {
@@ -73,7 +72,11 @@ export class EngineCore {
     this.clock = parts.clock
     this.headLogRetentionMs = parts.headLogRetentionMs
     this.indexes = new IndexUsage(parts.indexesInUse)
-    this.headTotals = new HeadTotals(parts.objects, () => parts.state.refs.get(HEAD), parts.headTotals)
+    this.headTotals = new HeadTotals(
+      parts.objects,
+      () => parts.state.refs.get(HEAD),
+      parts.headTotals,
+    )
     const now = () => parts.clock.now()
     this.meters = new DatabaseMeters(now)
     this.view = {

@@ -35,7 +35,7 @@ export type { EntryDifference } from './changes/entry-diff'
 export { Database } from './database'
 export type { DatabaseOptions } from './database-open'
 export type { Clock } from './internal/clock'
-export type { Entry } from './entry'
+export type { ChangeResult, Entry } from './read/entry'
 export { EngineError, isEngineError } from './errors'
 export type { EngineErrorCode, EngineErrorOptions } from './errors'
 export type { GcOptions, GcProgress, GcResult } from './gc/collect-garbage'
@@ -55,9 +55,10 @@ export { MAX_NAME_BYTES, MAX_PATH_BYTES, normalizePath, reservedKind } from './p
 export { countGlobAlternatives, MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH } from './path/glob-limits'
 export { MAX_SYMLINK_HOPS } from './read/resolve-path'
 export { TreeView } from './read/tree-view'
-export type { ListOptions, OpenedEntry, ReadStreamOptions, StatOptions } from './read/tree-view'
-export { repairDatabase } from './repair/repair-database'
-export type { RepairResult } from './repair/repair-database'
+export type { ListOptions, OpenedEntry, StatOptions } from './read/tree-view'
+export type { ReadStreamOptions } from './read/view-context'
+export { repairDatabase } from './repair-database'
+export type { RepairResult } from './repair-database'
 export type { EngineStats } from './stats/engine-stats'
 export type { SystemOp, SystemStore } from './system-store'
 export type { Percentiles } from './stats/latency-window'
@@ -82,7 +83,7 @@ export { Snapshots, MAX_SNAPSHOT_METADATA_BYTES } from './versions/snapshots'
 export type { SnapshotInfo } from './versions/snapshots'
 export type { VersionSpec } from './versions/version-spec'
 export { Workspace } from './workspace'
-export type { ChangeResult, WriteResult } from './workspace'
+export type { WriteResult } from './workspace'
 export type {
   BulkChunksFile,
   BulkFile,
@@ -101,7 +102,7 @@ export {
 } from './indexes/index-config'
 export type { IndexConfig, IndexDefinition, IndexType, VirtualField } from './indexes/index-config'
 export type { ReindexOptions, ReindexProgress, ReindexResult } from './indexes/build-indexes'
-export { QUERY_OPERATORS } from './indexes/query/query-types'
+export { QUERY_OPERATORS } from './read/query-types'
 export type {
   Comparison,
   Condition,
@@ -110,4 +111,4 @@ export type {
   QueryOperator,
   QueryOptions,
   QueryResult,
-} from './indexes/query/query-types'
+} from './read/query-types'

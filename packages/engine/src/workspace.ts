@@ -1,12 +1,13 @@
-import { checkedConfigData, isIndexConfigPath } from './indexes/checked-config-data'
-import type { QueryOptions, QueryResult } from './indexes/query/query-types'
-import type { Mutation } from './commit/committer'
+import { checkedConfigData, isIndexConfigPath } from './write/checked-config-data'
+import type { QueryOptions, QueryResult } from './read/query-types'
+import type { Mutation } from './commit/mutation'
 import type { EngineCore } from './engine-core'
-import type { Entry } from './entry'
+import type { ChangeResult, Entry } from './read/entry'
 import { parseHash, toHex } from './internal/hex'
 import { normalizePath } from './path/db-path'
 import type { TreeView } from './read/tree-view'
-import type { ListOptions, ReadStreamOptions, StatOptions } from './read/tree-view'
+import type { ListOptions, StatOptions } from './read/tree-view'
+import type { ReadStreamOptions } from './read/view-context'
 import { forkOf } from './meta/keys'
 import { writeFiles } from './write/bulk-write'
 import type {
@@ -30,13 +31,6 @@ import type { WriteData } from './write/write-data'
 
 /** What a file write returns: the entry written, the version produced, and whether it is new. */
 export type WriteResult = Entry & { version: string; created: boolean }
-
-/** What a delete, move, copy, mkdir or symlink returns. */
-export interface ChangeResult {
-  path: string
-  entryType: Entry['entryType']
-  version: string
-}
 
 /**
  * The file API on one line of versions: HEAD (the {@link Database} itself) or a fork
@@ -182,7 +176,9 @@ export class Workspace {
     const lease = core.fence.lease()
     try {
       const content = await contentFromChunks(core, chunks, lease, options.contentHash)
-      const outcome = await core.writes.submit(writeFileMutation(this.ref, target, content, options))
+      const outcome = await core.writes.submit(
+        writeFileMutation(this.ref, target, content, options),
+      )
       const { entry, file } = outcome
       const result: WriteResult = {
         path: target,

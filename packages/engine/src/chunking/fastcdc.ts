@@ -2,7 +2,7 @@
 // Approach for Data Deduplication", USENIX ATC 2016) with normalised chunking at level 2.
 // Runs in browsers too (the client chunks uploads with it), so nothing here imports `node:*`.
 import { defaultGearScanner } from './gear-scan'
-import type { GearScanner } from './gear-scan'
+import type { GearScanner } from './gear-scanner'
 
 /** Chunk size parameters; the defaults are the storage format's (DESIGN §3.2). */
 export interface ChunkerOptions {

@@ -7,7 +7,7 @@
 //
 // Memory (5 pages): the gear table at 0 (256 × i32), the rolled hash at 1024, then a window
 // of up to 256 KiB that the bytes to scan are copied into.
-import type { GearScanner } from './gear-scan'
+import type { GearScanner } from './gear-scanner'
 import { GEAR } from './gear-table'
 
 const HASH_AT = 1024

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createJsGearScanner, defaultGearScanner } from './gear-scan'
-import type { GearScanner } from './gear-scan'
+import type { GearScanner } from './gear-scanner'
 import { createWasmGearScanner, GEAR_SCAN_WASM } from './gear-scan-wasm'
 import { GEAR } from './gear-table'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'

@@ -1,6 +1,6 @@
 import { EngineError, isEngineError } from '../errors'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
-import { insufficientStorage } from '../storage/no-space'
+import { insufficientStorage } from '../internal/no-space'
 import type { CompressionOptions } from './chunk-codec'
 import { RECORD_HEADER_LENGTH, assertChunkHash, openChunkRecord } from './chunk-record'
 import type { ChunkStore, CompactReport, SpanBuffers, StageResult } from './chunk-store'

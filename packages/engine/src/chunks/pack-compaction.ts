@@ -1,6 +1,6 @@
 import { EngineError, isEngineError } from '../errors'
 import { crashPoint } from '../internal/crash-point'
-import { insufficientStorage } from '../storage/no-space'
+import { insufficientStorage } from '../internal/no-space'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { RECORD_HEADER_LENGTH, bodyMatches, decodeChunkRecordHeader } from './chunk-record'
 import type { CompactOptions, CompactReport } from './chunk-store'

@@ -5,7 +5,7 @@ import type { ObjectStore } from '../objects/object-store'
 import { WriteSet } from '../objects/object-store'
 import { describeRef } from '../meta/keys'
 import { collapseVersions, refOfChange } from './collapse-versions'
-import type { Mutation } from './committer'
+import type { Mutation } from './mutation'
 import type { RefMove, Tally } from '../state/ref-move'
 
 const NO_ROOT = new Uint8Array(0)

@@ -9,7 +9,7 @@ import type { MetaStore } from '../meta/meta-store'
 import { ObjectStore } from '../objects/object-store'
 import type { RefMove } from '../state/ref-move'
 import { Committer } from './committer'
-import type { Mutation } from './committer'
+import type { Mutation } from './mutation'
 
 const hasher: Hasher = {
   algorithm: 'sha256',

@@ -1,4 +1,5 @@
-import type { Committer, Mutation } from './committer'
+import type { Committer } from './committer'
+import type { Mutation } from './mutation'
 
 /** What the write path needs from the database around it. */
 export interface WritePathDeps {

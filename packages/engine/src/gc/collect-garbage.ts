@@ -93,8 +93,7 @@ const SWEEP_BATCH = 4096
  */
 export async function collectGarbage(core: GcServices, options: GcOptions = {}): Promise<GcResult> {
   core.assertOpen()
-  if (core.gc.running)
-    throw new EngineError('CONFLICT', 'a garbage collection is already running')
+  if (core.gc.running) throw new EngineError('CONFLICT', 'a garbage collection is already running')
   const started = performance.now()
   const { signal, onProgress } = options
   const dryRun = options.dryRun === true

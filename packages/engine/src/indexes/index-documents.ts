@@ -4,7 +4,7 @@ import type { ObjectReader } from '../objects/object-store'
 import type { DirEntry, FileObject } from '../objects/tree-objects'
 import { readFileContent } from '../read/file-content'
 import type { IndexConfig } from './index-config'
-import type { DocumentFacts } from './index-values'
+import type { DocumentFacts } from '../read/query-types'
 import { asFieldValue, indexKey, readField, virtualType } from './index-values'
 
 /** Documents larger than this are not parsed: their JSON fields read as absent. */

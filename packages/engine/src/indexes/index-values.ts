@@ -1,22 +1,10 @@
+import type { DocumentFacts } from '../read/query-types'
 import type { IndexType } from './index-config'
 import { VIRTUAL_FIELDS } from './index-config'
 import type { VirtualField } from './index-config'
 
 /** A value as indexes hold and queries compare it; timestamps are Unix milliseconds. */
 export type FieldValue = string | number | boolean
-
-/** What a document is besides its JSON: the facts virtual fields read. */
-export interface DocumentFacts {
-  /** Absolute path. */
-  path: string
-  name: string
-  size: number
-  contentType: string | null
-  createdAt: number
-  updatedAt: number
-  /** Hex content hash. */
-  hash: string
-}
 
 /** Strings longer than this are indexed by their first this-many characters. */
 export const MAX_INDEXED_STRING = 1024

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { openMemoryDatabase } from '../../test/engine-test-kit'
 import type { Database } from '../database'
-import type { Condition, OrderBy } from './query/query-types'
+import type { Condition, OrderBy } from '../read/query-types'
 
 // The documents' fields and the types the configuration declares for them.
 const TYPES = { '/a': 'number', '/b': 'string', '/c': 'number' } as const

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openMemoryDatabase, rejectsWith } from '../../test/engine-test-kit'
 import type { Database } from '../database'
-import type { QueryOptions } from './query/query-types'
+import type { QueryOptions } from '../read/query-types'
 
 let db: Database
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path'
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
 import { EngineError, isEngineError } from '../errors'
-import { insufficientStorage } from '../storage/no-space'
+import { insufficientStorage } from '../internal/no-space'
 import { createInPlaceBudget } from './in-place-budget'
 import { logRotationOf } from './level-log-rotation'
 import { createLevelWriteQueue } from './level-write-queue'

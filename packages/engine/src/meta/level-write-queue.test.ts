@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EngineError } from '../errors'
-import { insufficientStorage } from '../storage/no-space'
+import { insufficientStorage } from '../internal/no-space'
 import { createLevelWriteQueue } from './level-write-queue'
 
 const full = () => Object.assign(new Error('IO error: 000003.log: No space left on device'))

@@ -2,7 +2,7 @@ import { EngineError } from '../errors'
 import type { FileObject } from '../objects/tree-objects'
 import { checked, corruptIfMissing, readFileContent } from './file-content'
 import type { ReadBufferPool } from './read-buffer-pool'
-import type { ReadStreamOptions, ViewContext } from './tree-view'
+import type { ReadStreamOptions, ViewContext } from './view-context'
 
 /** A file's bytes, or the inclusive range of them, as one buffer (one chunk: as read, no copy). */
 export async function readContent(

@@ -1,10 +1,7 @@
-import type { QueryOptions, QueryResult } from '../indexes/query/query-types'
-import type { ReadBufferPool } from './read-buffer-pool'
-import type { ChunkStore } from '../chunks/chunk-store'
-import type { Entry } from '../entry'
+import type { QueryOptions, QueryResult } from './query-types'
+import type { Entry } from './entry'
 import { EngineError, isEngineError } from '../errors'
 import { toHex } from '../internal/hex'
-import type { ObjectStore } from '../objects/object-store'
 import { pageTotals } from '../objects/tree-objects'
 import type { DirEntry, FileObject, TreeObject } from '../objects/tree-objects'
 import { createEventLoopYield } from '../internal/event-loop-yield'
@@ -14,6 +11,7 @@ import { iterateEntries, loadPage } from '../tree/prolly/prolly-read'
 import { contentParts, contentStream, readContent } from './file-reader'
 import { resolvePath } from './resolve-path'
 import { walkFiles } from './walk-files'
+import type { ReadStreamOptions, ViewContext } from './view-context'
 
 /** Options of `list`. */
 export interface ListOptions {
@@ -37,12 +35,6 @@ export interface StatOptions {
   follow?: boolean
 }
 
-/** Options of `createReadStream`: an inclusive byte range. */
-export interface ReadStreamOptions {
-  start?: number
-  end?: number
-}
-
 /**
  * An entry found by one walk of the tree ({@link TreeView.open}): its description and, for a
  * file, its content, read from the same file object the description came from.
@@ -64,20 +56,6 @@ export interface OpenedEntry {
    * on it when stopping early.
    */
   parts(range?: ReadStreamOptions): AsyncGenerator<Uint8Array>
-}
-
-/** What reads need from the database, plus a probe to measure them. */
-export interface ViewContext {
-  objects: ObjectStore
-  chunks: ChunkStore
-  /** Reports a finished read of `bytes`, for throughput and latency stats. */
-  onRead?(bytes: number, ms: number): void
-  /** Buffers that {@link OpenedEntry.parts} reads large files into, reused; new ones when absent. */
-  readBuffers?: ReadBufferPool
-  /** Throws `CLOSED` once the database is closed. */
-  assertOpen(): void
-  /** Answers a query over the version whose root is `root`; records its latency. */
-  query(root: Uint8Array, options: QueryOptions): Promise<QueryResult>
 }
 
 /**

@@ -89,7 +89,10 @@ export async function* readHeadLog(
 }
 
 /** One page of the HEAD log, newest first (`INVALID_INPUT` for a bad limit or cursor). */
-export async function headLogPage(core: HeadLogServices, options: HeadLogOptions): Promise<HeadLogPage> {
+export async function headLogPage(
+  core: HeadLogServices,
+  options: HeadLogOptions,
+): Promise<HeadLogPage> {
   core.assertOpen()
   const limit = options.limit ?? 100
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_HEAD_LOG_PAGE)
@@ -121,7 +124,10 @@ export async function headLogPage(core: HeadLogServices, options: HeadLogOptions
  * The hex roots the HEAD log names within the retention window, after deleting (durably) the
  * records older than it. GC marks from these, so an undo stays possible for the whole window.
  */
-export async function retainedHeadLogRoots(core: HeadLogServices, prune: boolean): Promise<Set<string>> {
+export async function retainedHeadLogRoots(
+  core: HeadLogServices,
+  prune: boolean,
+): Promise<Set<string>> {
   const since = core.clock.now() - core.headLogRetentionMs
   const roots = new Set<string>()
   const stale: MetaOp[] = []

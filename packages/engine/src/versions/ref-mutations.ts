@@ -1,5 +1,5 @@
 import type { DatabaseChange } from '../changes/database-change'
-import type { Mutation } from '../commit/committer'
+import type { Mutation } from '../commit/mutation'
 import type { RefInfo } from '../state/ref-move'
 import { EngineError } from '../errors'
 import { sameBytes, toHex } from '../internal/hex'

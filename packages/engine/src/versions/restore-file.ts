@@ -1,11 +1,11 @@
 import { entriesChange } from '../changes/database-change'
-import type { Mutation } from '../commit/committer'
+import type { Mutation } from '../commit/mutation'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import { normalizePath, pathSegments } from '../path/db-path'
 import { entryAt } from '../read/entry-at'
 import { editAtPath } from '../tree/tree-edit'
-import type { ChangeResult } from '../workspace'
+import type { ChangeResult } from '../read/entry'
 
 /**
  * Puts the entry `path` holds in version `source` into `ref` at the same path, replacing

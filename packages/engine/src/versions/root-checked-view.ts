@@ -1,7 +1,7 @@
-import type { QueryOptions, QueryResult } from '../indexes/query/query-types'
+import type { QueryOptions, QueryResult } from '../read/query-types'
 import { TreeView } from '../read/tree-view'
 import { assertVersionRoot } from './version-roots'
-import type { ViewContext } from '../read/tree-view'
+import type { ViewContext } from '../read/view-context'
 import type { VersionRootServices } from './version-roots'
 
 /** What building a checked view of a root needs. */

@@ -46,7 +46,10 @@ export async function isVersionRoot(core: VersionRootServices, root: Uint8Array)
 }
 
 /** Throws `NOT_FOUND` unless `root` is a version's root (see {@link isVersionRoot}). */
-export async function assertVersionRoot(core: VersionRootServices, root: Uint8Array): Promise<void> {
+export async function assertVersionRoot(
+  core: VersionRootServices,
+  root: Uint8Array,
+): Promise<void> {
   if (!(await isVersionRoot(core, root)))
     throw new EngineError('NOT_FOUND', `version ${toHex(root)} is not stored`)
 }

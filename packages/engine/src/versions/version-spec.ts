@@ -35,7 +35,10 @@ export function resolveVersion(core: VersionSpecServices, spec: VersionSpec): Ui
  * As {@link resolveVersion}, and a hash must be a version's root (`NOT_FOUND` otherwise): a
  * directory's hash never passes for a version.
  */
-export async function resolveVersionRoot(core: VersionSpecServices, spec: VersionSpec): Promise<Uint8Array> {
+export async function resolveVersionRoot(
+  core: VersionSpecServices,
+  spec: VersionSpec,
+): Promise<Uint8Array> {
   const root = resolveVersion(core, spec)
   if (namesHash(spec)) await assertVersionRoot(core, root)
   return root

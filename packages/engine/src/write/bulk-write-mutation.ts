@@ -1,6 +1,6 @@
 import { entriesChange } from '../changes/database-change'
 import type { ChangedEntry } from '../changes/database-change'
-import type { Mutation } from '../commit/committer'
+import type { Mutation } from '../commit/mutation'
 import { toHex } from '../internal/hex'
 import type { FileObject } from '../objects/tree-objects'
 import { pathSegments } from '../path/db-path'

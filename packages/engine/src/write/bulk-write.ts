@@ -1,6 +1,6 @@
 import { EngineError, isEngineError, throwIfAborted } from '../errors'
 import type { Lease } from '../commit/gc-fence'
-import { checkedConfigData, isIndexConfigPath } from '../indexes/checked-config-data'
+import { checkedConfigData, isIndexConfigPath } from './checked-config-data'
 import { parseHash, toHex } from '../internal/hex'
 import { normalizePath } from '../path/db-path'
 import { bulkWriteMutation } from './bulk-write-mutation'

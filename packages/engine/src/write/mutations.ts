@@ -1,5 +1,5 @@
 import { entriesChange } from '../changes/database-change'
-import type { Mutation, MutationContext } from '../commit/committer'
+import type { Mutation, MutationContext } from '../commit/mutation'
 import { EngineError } from '../errors'
 import { toHex } from '../internal/hex'
 import type { DirEntry, FileObject } from '../objects/tree-objects'

@@ -3,8 +3,8 @@ import type { IndexConfig, IndexType } from '../index-config'
 import { isJsonPointer, VIRTUAL_FIELDS } from '../index-config'
 import type { FieldValue } from '../index-values'
 import { asFieldValue, virtualType } from '../index-values'
-import type { Comparison, Condition } from './query-types'
-import { QUERY_OPERATORS } from './query-types'
+import type { Comparison, Condition } from '../../read/query-types'
+import { QUERY_OPERATORS } from '../../read/query-types'
 
 /** A checked comparison, its operand read as the field's type. */
 export interface CompiledComparison {

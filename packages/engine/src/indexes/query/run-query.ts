@@ -23,7 +23,7 @@ import { evaluate } from './evaluate-condition'
 import { conjuncts, inRange, keyRangeFor } from './key-range'
 import type { KeyRange } from './key-range'
 import { decodeCursor, encodeCursor, queryFingerprint } from './query-cursor'
-import type { QueryItem, QueryOptions, QueryResult } from './query-types'
+import type { QueryItem, QueryOptions, QueryResult } from '../../read/query-types'
 
 /** What a query reads. */
 export interface QueryDeps {

@@ -1,13 +1,13 @@
 import { mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ClassicLevel } from 'classic-level'
-import { Database } from '../database'
-import { EngineError } from '../errors'
-import { FORMAT_KEY } from '../meta/keys'
-import { damagedTables } from '../meta/level-files-check'
-import { isLevelLocked } from '../meta/level-lock-probe'
-import { createLevelMetaStore } from '../meta/level-meta-store'
-import type { VerifyResult } from '../verify/verify-database'
+import { Database } from './database'
+import { EngineError } from './errors'
+import { FORMAT_KEY } from './meta/keys'
+import { damagedTables } from './meta/level-files-check'
+import { isLevelLocked } from './meta/level-lock-probe'
+import { createLevelMetaStore } from './meta/level-meta-store'
+import type { VerifyResult } from './verify/verify-database'
 
 /** What {@link repairDatabase} did and what the database lost. */
 export interface RepairResult {

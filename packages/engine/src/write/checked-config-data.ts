@@ -1,7 +1,11 @@
 import { EngineError } from '../errors'
-import { dataBuffers } from '../write/write-data'
-import type { WriteData } from '../write/write-data'
-import { INDEX_CONFIG_PATH, MAX_INDEX_CONFIG_BYTES, parseIndexConfig } from './index-config'
+import { dataBuffers } from './write-data'
+import type { WriteData } from './write-data'
+import {
+  INDEX_CONFIG_PATH,
+  MAX_INDEX_CONFIG_BYTES,
+  parseIndexConfig,
+} from '../indexes/index-config'
 
 /** True for the path of a directory's index configuration. */
 export function isIndexConfigPath(path: string): boolean {

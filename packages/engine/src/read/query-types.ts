@@ -1,5 +1,3 @@
-import type { DocumentFacts } from '../index-values'
-
 /**
  * Comparison operators of a query condition (DESIGN §3.8): the query language's one
  * definition, since the engine executes it. `@svcdb/contract` mirrors it for the wire
@@ -56,6 +54,19 @@ export interface QueryOptions {
   signal?: AbortSignal
   /** Documents for which this answers false are left out (a caller's read permission). */
   canRead?: (path: string) => boolean
+}
+
+/** What a document is besides its JSON: the facts virtual fields read. */
+export interface DocumentFacts {
+  /** Absolute path. */
+  path: string
+  name: string
+  size: number
+  contentType: string | null
+  createdAt: number
+  updatedAt: number
+  /** Hex content hash. */
+  hash: string
 }
 
 /** A document in a query answer: the facts its virtual fields read. */

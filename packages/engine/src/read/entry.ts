@@ -1,4 +1,4 @@
-import type { EntryKind } from './objects/tree-objects'
+import type { EntryKind } from '../objects/tree-objects'
 
 /** What a path holds, as returned by `stat` and `list`. */
 export interface Entry {
@@ -22,4 +22,11 @@ export interface Entry {
   target?: string
   /** A file's user metadata, when it has any. */
   metadata?: Record<string, unknown>
+}
+
+/** What a delete, move, copy, mkdir or symlink returns. */
+export interface ChangeResult {
+  path: string
+  entryType: Entry['entryType']
+  version: string
 }
