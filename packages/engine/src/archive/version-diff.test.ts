@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { collect } from '../../test/engine-test-kit'
 import { buildLargeTree } from '../../test/large-tree'
 import { Database } from '../database'
-import type { EngineCore } from '../engine-core'
+import type { ObjectStore } from '../objects/object-store'
 import { concat } from './archive-samples'
 
 const DIRS = 100
@@ -26,7 +26,7 @@ describe('diff cost', () => {
       await db.writeFile(path, `changed ${i}`)
       changed.push(path)
     }
-    const objects = (db as unknown as { core: EngineCore }).core.objects
+    const objects = (db as unknown as { core: { objects: ObjectStore } }).core.objects
     const loadsBefore = objects.counters.loads
     const patch = concat(await collect(db.diffArchive({ from: 'before' })))
     const loads = objects.counters.loads - loadsBefore

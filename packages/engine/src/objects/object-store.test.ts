@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Database } from '../database'
-import type { EngineCore } from '../engine-core'
+import type { ObjectStore } from './object-store'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -43,7 +43,7 @@ describe('ObjectStore', () => {
 
     const budget = 256 * KiB
     const db = await Database.open({ path, cacheBytes: budget, chunkCacheBytes: 0 })
-    const objects = (db as unknown as { core: EngineCore }).core.objects
+    const objects = (db as unknown as { core: { objects: ObjectStore } }).core.objects
     // A first pass over a few directories warms up code and LevelDB, with little cached.
     for (let f = 0; f < FILES; f++) await db.readFile(pathOf(0, f))
     const warm = await heldBytes()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { openMemoryDatabase, rejectsWith } from '../../test/engine-test-kit'
 import type { Database } from '../database'
-import type { EngineCore } from '../engine-core'
+import type { ObjectStore } from '../objects/object-store'
 import { parseHash } from '../internal/hex'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 
@@ -81,7 +81,7 @@ describe('verify', () => {
 /** The object id of the file at `path` (its directory entry's hash). */
 async function findFileObject(db: Database, path: string): Promise<Uint8Array> {
   const { entryAt } = await import('../read/entry-at')
-  const core = (db as unknown as { core: EngineCore }).core
+  const core = (db as unknown as { core: { objects: ObjectStore } }).core
   const entry = await entryAt(core.objects, parseHash(db.head()), path)
   return (entry as { hash: Uint8Array }).hash
 }
