@@ -15,7 +15,7 @@ import {
   readAll,
   SAMPLE_TIME,
   sampleFrames,
-} from './archive-samples'
+} from '../../test/support/archive-samples'
 
 const ALGORITHMS: HashAlgorithm[] = ['sha256', 'blake3']
 const hexFrame = (f: { type: string; hash: Uint8Array; bytes: Uint8Array }) =>

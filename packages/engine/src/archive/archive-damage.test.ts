@@ -12,8 +12,8 @@ import {
   readError,
   sampleFrames,
   tinyFrames,
-} from './archive-samples'
-import type { SampleFrame } from './archive-samples'
+} from '../../test/support/archive-samples'
+import type { SampleFrame } from '../../test/support/archive-samples'
 
 const sha256 = await createHasher('sha256')
 const blake3 = await createHasher('blake3')

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createHasher } from '../hashing/create-hasher'
 import { toHex } from '../internal/hex'
-import { encodeArchive, pieces, readAll, tinyFrames } from './archive-samples'
+import { encodeArchive, pieces, readAll, tinyFrames } from '../../test/support/archive-samples'
 
 /** The bytes of the worked example in docs/archive-format.md (its hex dump, offsets dropped). */
 function documentedExample(): Uint8Array {

@@ -10,7 +10,7 @@ import {
   sampleFrames,
   tinyFrames,
   withHashers,
-} from './archive-samples'
+} from '../../test/support/archive-samples'
 
 const sha256 = await createHasher('sha256')
 const tiny = encodeArchive(sha256, tinyFrames(sha256))

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { collect, openMemoryDatabase, rejectsWith, text } from '../../test/engine-test-kit'
 import type { Database } from '../database'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
-import { concat } from './archive-samples'
+import { concat } from '../../test/support/archive-samples'
 
 async function archiveBytes(stream: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return concat(await collect(stream))

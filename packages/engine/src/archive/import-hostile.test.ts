@@ -5,8 +5,8 @@ import type { Database } from '../database'
 import { createHasher } from '../hashing/create-hasher'
 import type { Hasher } from '../hashing/hasher'
 import type { DirEntry, FileObject, TreeObject } from '../objects/tree-objects'
-import { chunkFrame, concat, encodeArchive, objectFrame } from './archive-samples'
-import type { SampleFrame } from './archive-samples'
+import { chunkFrame, concat, encodeArchive, objectFrame } from '../../test/support/archive-samples'
+import type { SampleFrame } from '../../test/support/archive-samples'
 
 let db: Database
 let kit: Awaited<ReturnType<typeof openMemoryDatabase>>

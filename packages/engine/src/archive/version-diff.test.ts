@@ -4,7 +4,7 @@ import { collect } from '../../test/engine-test-kit'
 import { buildLargeTree } from '../../test/large-tree'
 import { Database } from '../database'
 import type { ObjectStore } from '../objects/object-store'
-import { concat } from './archive-samples'
+import { concat } from '../../test/support/archive-samples'
 
 const DIRS = 100
 const FILES_PER_DIR = 1000

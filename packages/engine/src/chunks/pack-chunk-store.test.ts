@@ -13,8 +13,8 @@ import {
   flipByte,
   newPackDir as newDir,
   openPackFixture,
-} from './pack-store-fixture'
-import type { PackFixture } from './pack-store-fixture'
+} from '../../test/support/pack-store-fixture'
+import type { PackFixture } from '../../test/support/pack-store-fixture'
 
 afterEach(cleanUpPackFixtures)
 

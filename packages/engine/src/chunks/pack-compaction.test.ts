@@ -10,8 +10,12 @@ import type { CompactOptions, CompactReport } from './chunk-store'
 import { RECORD_HEADER_LENGTH, decodeChunkRecordHeader } from './chunk-record'
 import { packFileName } from './pack-file'
 import { decodePackLength, decodePackLocation } from './pack-location'
-import { cleanUpPackFixtures, newPackDir, openPackFixture } from './pack-store-fixture'
-import type { PackFixture, PackFixtureOptions } from './pack-store-fixture'
+import {
+  cleanUpPackFixtures,
+  newPackDir,
+  openPackFixture,
+} from '../../test/support/pack-store-fixture'
+import type { PackFixture, PackFixtureOptions } from '../../test/support/pack-store-fixture'
 
 afterEach(cleanUpPackFixtures)
 

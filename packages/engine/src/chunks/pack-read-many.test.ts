@@ -7,8 +7,12 @@ import { RECORD_HEADER_LENGTH } from './chunk-record'
 import { nodePackFileSystem } from './pack-file-system'
 import type { PackFileHandle, PackFileSystem } from './pack-file-system'
 import { packRuns } from './pack-read-runs'
-import { cleanUpPackFixtures, newPackDir, openPackFixture } from './pack-store-fixture'
-import type { PackFixture } from './pack-store-fixture'
+import {
+  cleanUpPackFixtures,
+  newPackDir,
+  openPackFixture,
+} from '../../test/support/pack-store-fixture'
+import type { PackFixture } from '../../test/support/pack-store-fixture'
 
 afterEach(cleanUpPackFixtures)
 

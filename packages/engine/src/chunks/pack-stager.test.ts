@@ -3,7 +3,11 @@ import { createHasher } from '../hashing/create-hasher'
 import type { MetaOp } from '../meta/meta-store'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 import { RECORD_HEADER_LENGTH } from './chunk-record'
-import { cleanUpPackFixtures, newPackDir, openPackFixture } from './pack-store-fixture'
+import {
+  cleanUpPackFixtures,
+  newPackDir,
+  openPackFixture,
+} from '../../test/support/pack-store-fixture'
 
 afterEach(cleanUpPackFixtures)
 

@@ -1,14 +1,14 @@
 // Archives for the codec's tests and the worked example of docs/archive-format.md.
-import { createHasher } from '../hashing/create-hasher'
-import type { HashAlgorithm, Hasher } from '../hashing/hasher'
-import { domainOf, encodeObject } from '../objects/object-codec'
-import type { DirEntry, TreeObject } from '../objects/tree-objects'
-import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
-import { ARCHIVE_FORMAT_VERSION } from './archive-format'
-import type { ArchiveFrame, ArchiveHeader, ArchiveSummary } from './archive-format'
-import { readArchive } from './archive-reader'
-import type { ReadArchiveOptions } from './archive-reader'
-import { createArchiveWriter } from './archive-writer'
+import { createHasher } from '../../src/hashing/create-hasher'
+import type { HashAlgorithm, Hasher } from '../../src/hashing/hasher'
+import { domainOf, encodeObject } from '../../src/objects/object-codec'
+import type { DirEntry, TreeObject } from '../../src/objects/tree-objects'
+import { pseudoRandomBytes } from '../../src/testing/pseudo-random-bytes'
+import { ARCHIVE_FORMAT_VERSION } from '../../src/archive/archive-format'
+import type { ArchiveFrame, ArchiveHeader, ArchiveSummary } from '../../src/archive/archive-format'
+import { readArchive } from '../../src/archive/archive-reader'
+import type { ReadArchiveOptions } from '../../src/archive/archive-reader'
+import { createArchiveWriter } from '../../src/archive/archive-writer'
 
 /** A frame to write: ids are taken as given, so a test can make them lie. */
 export type SampleFrame = { type: 'object' | 'chunk'; hash: Uint8Array; bytes: Uint8Array }
