@@ -125,14 +125,20 @@ describe('svcdb admin commands (built binary, live server)', () => {
     expect(await json(['stats'])).toHaveProperty('sizes')
     expect((await run(['stats'])).stdout).toMatch(/^identity\n/)
 
-    // The tail's stream opens asynchronously and the binary says nothing when it does; the
-    // server counts open streams in its metrics, so that gauge is polled before writing once.
-    const subscribers = async () =>
-      Number(/^svcdb_event_subscribers (\d+)$/m.exec(await client.system.metrics())?.[1])
-    const before = await subscribers()
-    const tail = run(['events', 'tail', '--events', 'entries_created', '--count', '1', '--json'])
-    // Two more: this first stream also opens the server's one permission watch.
-    await expect.poll(subscribers, POLL).toBe(before + 2)
+    // The tail says on stderr when its stream is open: only then is the write sure to be seen.
+    let listening!: () => void
+    const opened = new Promise<void>((resolve) => (listening = resolve))
+    const tail = svcdb(
+      ['events', 'tail', '--events', 'entries_created', '--count', '1', '--json'],
+      {
+        env: fx.env,
+        cwd: fx.work,
+        onStderr: (text) => {
+          if (text.includes('svcdb events tail: listening')) listening()
+        },
+      },
+    )
+    await opened
     expect(
       (await svcdb(['put', '-', '/tail/one.txt', '--stream'], { env: fx.env, stdin: 'x' })).code,
     ).toBe(0)

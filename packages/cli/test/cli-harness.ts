@@ -21,7 +21,13 @@ export interface CliRun {
 /** Runs `svcdb args…` with `env` (added to a clean environment) and optional stdin. */
 export function svcdb(
   args: readonly string[],
-  options: { env?: Record<string, string>; stdin?: string | Buffer; cwd?: string } = {},
+  options: {
+    env?: Record<string, string>
+    stdin?: string | Buffer
+    cwd?: string
+    /** Called with everything printed on stderr so far, each time more arrives. */
+    onStderr?: (stderr: string) => void
+  } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
@@ -32,7 +38,10 @@ export function svcdb(
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString()
+      options.onStderr?.(stderr)
+    })
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
     child.stdin.end(options.stdin)

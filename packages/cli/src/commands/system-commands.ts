@@ -192,10 +192,19 @@ export const eventsGroup: CommandGroup = {
         const types = stringOption(values.events)?.split(',') as never
         const prefix = stringOption(values['path-prefix'])
         let seen = 0
+        let opens = 0
+        // On stderr, so stdout stays the events alone: says when what happens is seen.
+        const onOpen = () =>
+          ctx.io.stderr(
+            opens++ === 0
+              ? 'svcdb events tail: listening (Ctrl-C stops)\n'
+              : 'svcdb events tail: reconnected\n',
+          )
         try {
           if (limit === 0) return
           for await (const event of client.events.subscribe({
             signal: controller.signal,
+            onOpen,
             ...(types === undefined ? {} : { events: types }),
             ...(prefix === undefined ? {} : { pathPrefix: prefix }),
           })) {
