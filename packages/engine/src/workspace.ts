@@ -19,18 +19,37 @@ import type {
 import { contentFromChunks } from './write/chunk-uploads'
 import { ingest } from './write/ingest'
 import {
-  checkFileFields,
+  checkedFileFields,
   deleteMutation,
   mkdirMutation,
   relocateMutation,
   symlinkMutation,
   writeFileMutation,
 } from './write/mutations'
-import type { WriteFileOptions } from './write/mutations'
+import type { FileFields, WriteFileOptions, WriteOutcome } from './write/mutations'
 import type { WriteData } from './write/write-data'
 
 /** What a file write returns: the entry written, the version produced, and whether it is new. */
 export type WriteResult = Entry & { version: string; created: boolean }
+
+/** What a write answers: the entry the commit wrote (one shape for every write entry point). */
+function writeResult(outcome: WriteOutcome, options: WriteFileOptions): WriteResult {
+  const { entry, file } = outcome
+  const result: WriteResult = {
+    path: outcome.path,
+    name: entry.name,
+    entryType: 'file',
+    size: entry.size,
+    hash: toHex(file.contentHash),
+    contentType: file.contentType,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+    version: outcome.version,
+    created: outcome.created,
+  }
+  if (options.metadata !== undefined) result.metadata = options.metadata
+  return result
+}
 
 /**
  * The file API on one line of versions: HEAD (the {@link Database} itself) or a fork
@@ -108,48 +127,11 @@ export class Workspace {
     data: WriteData,
     options: WriteFileOptions = {},
   ): Promise<WriteResult> {
-    const { core } = this
-    core.assertOpen()
+    this.core.assertOpen()
     const target = normalizePath(path)
-    // Checked before any byte is ingested; the mutation checks again.
-    checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
-    const started = performance.now()
-    if (isIndexConfigPath(target)) data = await checkedConfigData(data)
-    await core.writes.enter()
-    const lease = core.fence.lease()
-    try {
-      const content = await ingest(data, core.chunks, core.objects.hasher, {
-        signal: options.signal,
-        lease,
-      })
-      core.meters.chunksIngested(content.chunks.length, content.newChunks)
-      let outcome
-      try {
-        outcome = await core.writes.submit(writeFileMutation(this.ref, target, content, options))
-      } catch (err) {
-        core.state.counters.addVoidBytes(content.newStoredBytes)
-        throw err
-      }
-      core.meters.write(content.size, performance.now() - started)
-      const { entry, file } = outcome
-      const result: WriteResult = {
-        path: target,
-        name: entry.name,
-        entryType: 'file',
-        size: entry.size,
-        hash: toHex(file.contentHash),
-        contentType: file.contentType,
-        createdAt: entry.createdAt,
-        updatedAt: entry.updatedAt,
-        version: outcome.version,
-        created: outcome.created,
-      }
-      if (options.metadata !== undefined) result.metadata = options.metadata
-      return result
-    } finally {
-      core.writes.exit()
-      lease.release()
-    }
+    // Checked before any byte is ingested.
+    const fields = checkedFileFields(target, options)
+    return this.#writeData(target, data, fields, options)
   }
 
   /**
@@ -165,36 +147,57 @@ export class Workspace {
     const { core } = this
     core.assertOpen()
     const target = normalizePath(path)
-    checkFileFields(target, JSON.stringify(options.metadata ?? {}), options)
+    const fields = checkedFileFields(target, options)
     // Configurations are small: check one by writing it through the checked path.
     if (isIndexConfigPath(target)) {
       const bytes = async function* () {
         for (const ref of chunks) yield await core.chunks.read(parseHash(ref.hash))
       }
-      return this.writeFile(path, bytes(), options)
+      return this.#writeData(target, bytes(), fields, options)
     }
     const lease = core.fence.lease()
     try {
       const content = await contentFromChunks(core, chunks, lease, options.contentHash)
       const outcome = await core.writes.submit(
-        writeFileMutation(this.ref, target, content, options),
+        writeFileMutation(this.ref, target, content, fields, options),
       )
-      const { entry, file } = outcome
-      const result: WriteResult = {
-        path: target,
-        name: entry.name,
-        entryType: 'file',
-        size: entry.size,
-        hash: toHex(file.contentHash),
-        contentType: file.contentType,
-        createdAt: entry.createdAt,
-        updatedAt: entry.updatedAt,
-        version: outcome.version,
-        created: outcome.created,
-      }
-      if (options.metadata !== undefined) result.metadata = options.metadata
-      return result
+      return writeResult(outcome, options)
     } finally {
+      lease.release()
+    }
+  }
+
+  /** Ingests `data` and commits it at `target` (normalised, its fields checked). */
+  async #writeData(
+    target: string,
+    data: WriteData,
+    fields: FileFields,
+    options: WriteFileOptions,
+  ): Promise<WriteResult> {
+    const { core } = this
+    const started = performance.now()
+    if (isIndexConfigPath(target)) data = await checkedConfigData(data)
+    await core.writes.enter()
+    const lease = core.fence.lease()
+    try {
+      const content = await ingest(data, core.chunks, core.objects.hasher, {
+        signal: options.signal,
+        lease,
+      })
+      core.meters.chunksIngested(content.chunks.length, content.newChunks)
+      let outcome
+      try {
+        outcome = await core.writes.submit(
+          writeFileMutation(this.ref, target, content, fields, options),
+        )
+      } catch (err) {
+        core.state.counters.addVoidBytes(content.newStoredBytes)
+        throw err
+      }
+      core.meters.write(content.size, performance.now() - started)
+      return writeResult(outcome, options)
+    } finally {
+      core.writes.exit()
       lease.release()
     }
   }

@@ -94,16 +94,32 @@ export function checkFileFields(path: string, metadata: string, options: WriteFi
   }
 }
 
+/** A file's stored fields, checked by {@link checkedFileFields}. */
+export interface FileFields {
+  contentType: string
+  /** The user metadata as JSON text; `''` when there is none. */
+  metadata: string
+}
+
+/**
+ * The stored fields of a write to `path`, checked once before any byte is ingested
+ * (`INVALID_INPUT`, see {@link checkFileFields}); the mutation takes them as they are.
+ */
+export function checkedFileFields(path: string, options: WriteFileOptions): FileFields {
+  const metadata = options.metadata === undefined ? '' : JSON.stringify(options.metadata)
+  checkFileFields(path, metadata, options)
+  return { contentType: options.contentType ?? 'application/octet-stream', metadata }
+}
+
 /** Writes ingested content at `path`, creating parent directories. */
 export function writeFileMutation(
   ref: string,
   path: string,
   content: Ingested,
-  options: WriteFileOptions,
+  fields: FileFields,
+  options: Pick<WriteFileOptions, 'ifMatch' | 'ifNoneMatch'>,
 ): Mutation<WriteOutcome> {
   notRoot(path, 'write a file over')
-  const metadata = options.metadata === undefined ? '' : JSON.stringify(options.metadata)
-  checkFileFields(path, metadata, options)
   return {
     ref,
     speculative: true,
@@ -119,14 +135,7 @@ export function writeFileMutation(
           const current =
             existing === undefined ? undefined : ((await objects.get(existing.hash)) as FileObject)
           checkPreconditions(path, current, options)
-          const { entry, file } = fileEntry(
-            objects,
-            path,
-            content,
-            { contentType: options.contentType ?? 'application/octet-stream', metadata },
-            existing,
-            now,
-          )
+          const { entry, file } = fileEntry(objects, path, content, fields, existing, now)
           outcome = { path, created: existing === undefined, entry, file }
           return entry
         },
