@@ -10,6 +10,7 @@ import {
 } from './chunk-record'
 import type { ChunkStore, StageResult } from './chunk-store'
 import { checkCompactOptions, throwIfAborted } from './compact-options'
+import { stagedChunks } from './staged-chunks'
 import { StagingTable } from './staging-table'
 
 /** Options of {@link createLevelChunkStore}. */
@@ -41,24 +42,19 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
     if (closed) throw new EngineError('CLOSED', 'the chunk store is closed')
   }
 
+  const shared = stagedChunks({
+    table,
+    meta,
+    space: 'chunk',
+    stagedRawLength: (staged) => decodeChunkRecordHeader(staged.record).rawLength,
+    committedRawLength: (record) => decodeChunkRecordHeader(record).rawLength,
+    assertOpen,
+  })
+
   return {
     kind: 'level',
-
-    async has(hash, options) {
-      assertOpen()
-      assertChunkHash(hash)
-      if (options?.committed !== true && (await table.settled(hash))?.record !== undefined)
-        return true
-      return (await meta.get('chunk', hash)) !== undefined
-    },
-
-    async rawSize(hash, options) {
-      assertOpen()
-      assertChunkHash(hash)
-      const staged = options?.committed === true ? undefined : (await table.settled(hash))?.record
-      const record = staged ?? (await meta.get('chunk', hash))
-      return record === undefined ? undefined : decodeChunkRecordHeader(record).rawLength
-    },
+    has: shared.has,
+    rawSize: shared.rawSize,
 
     async read(hash) {
       assertOpen()
@@ -101,12 +97,7 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
       }
     },
 
-    removeOps(hash) {
-      assertOpen()
-      assertChunkHash(hash)
-      table.forget(hash)
-      return [{ type: 'del', space: 'chunk', key: hash.slice() }]
-    },
+    removeOps: shared.removeOps,
 
     async compact(options) {
       assertOpen()
@@ -122,9 +113,7 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
       return []
     },
 
-    committed() {
-      table.forgetFlushed()
-    },
+    committed: shared.committed,
 
     async close() {
       closed = true

@@ -18,6 +18,7 @@ import { recoverPacks } from './pack-recovery'
 import type { PackRecoveryReport } from './pack-recovery'
 import { createPackStager } from './pack-stager'
 import type { Staged } from './pack-stager'
+import { stagedChunks } from './staged-chunks'
 import { StagingTable } from './staging-table'
 
 /** Options of {@link createPackChunkStore}. */
@@ -217,26 +218,21 @@ export async function createPackChunkStore(
 
   const stageMany = createPackStager({ table, meta, appender, compression, assertOpen, ioError })
 
+  const shared = stagedChunks({
+    table,
+    meta,
+    space: 'chunkidx',
+    stagedRawLength: (staged) => staged.location.rawLength,
+    committedRawLength: (entry) => decodePackLocation(entry).rawLength,
+    assertOpen,
+  })
+
   return {
     kind: 'pack',
     recovery: report,
 
-    async has(hash, options) {
-      assertOpen()
-      assertChunkHash(hash)
-      if (options?.committed !== true && (await table.settled(hash))?.location !== undefined)
-        return true
-      return (await meta.get('chunkidx', hash)) !== undefined
-    },
-
-    async rawSize(hash, options) {
-      assertOpen()
-      assertChunkHash(hash)
-      const staged = options?.committed === true ? undefined : (await table.settled(hash))?.location
-      if (staged !== undefined) return staged.rawLength
-      const entry = await meta.get('chunkidx', hash)
-      return entry === undefined ? undefined : decodePackLocation(entry).rawLength
-    },
+    has: shared.has,
+    rawSize: shared.rawSize,
 
     read(hash) {
       return readOne(hash)
@@ -266,11 +262,9 @@ export async function createPackChunkStore(
     },
 
     removeOps(hash) {
-      assertOpen()
-      assertChunkHash(hash)
-      table.forget(hash)
+      const ops = shared.removeOps(hash)
       locations.delete(locationKey(hash))
-      return [{ type: 'del', space: 'chunkidx', key: hash.slice() }]
+      return ops
     },
 
     compact(options): Promise<CompactReport> {
@@ -317,9 +311,7 @@ export async function createPackChunkStore(
       return next
     },
 
-    committed() {
-      table.forgetFlushed()
-    },
+    committed: shared.committed,
 
     async close() {
       if (closed) return
