@@ -39,6 +39,7 @@ it('exports exactly the public surface', () => {
       "createLevelMetaStore",
       "createPackChunkStore",
       "createTieredChunkStore",
+      "hasControlCharacter",
       "isEngineError",
       "normalizePath",
       "parseIndexConfig",

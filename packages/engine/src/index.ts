@@ -51,7 +51,13 @@ export type {
   Space,
   TextSpace,
 } from './meta/meta-store'
-export { MAX_NAME_BYTES, MAX_PATH_BYTES, normalizePath, reservedKind } from './path/db-path'
+export {
+  hasControlCharacter,
+  MAX_NAME_BYTES,
+  MAX_PATH_BYTES,
+  normalizePath,
+  reservedKind,
+} from './path/db-path'
 export { countGlobAlternatives, MAX_GLOB_ALTERNATIVES, MAX_GLOB_LENGTH } from './path/glob-limits'
 export { MAX_SYMLINK_HOPS } from './read/resolve-path'
 export { TreeView } from './read/tree-view'

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { isEngineError } from '../errors'
 import {
   baseName,
+  hasControlCharacter,
   isWithin,
   normalizePath,
   parentPath,
@@ -76,6 +77,25 @@ describe('normalizePath', () => {
     expect(Buffer.byteLength(exactly4096)).toBe(4096)
     expect(code(exactly4096)).toBeUndefined()
     expect(code(`${exactly4096}b`)).toBe('INVALID_PATH')
+  })
+})
+
+describe('hasControlCharacter', () => {
+  it('finds C0 controls, DEL and C1 controls and nothing else', () => {
+    for (const code of [0x00, 0x0a, 0x1f, 0x7f, 0x80, 0x9f]) {
+      expect(hasControlCharacter(`a${String.fromCharCode(code)}b`)).toBe(true)
+    }
+    for (const text of ['', 'a b', '~', '\u00a0', 'café', '日本', '\\']) {
+      expect(hasControlCharacter(text)).toBe(false)
+    }
+  })
+
+  it('is the rule normalizePath refuses by', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 8 }), (name) => {
+        if (hasControlCharacter(name)) expect(code(`/a${name}`)).toBe('INVALID_PATH')
+      }),
+    )
   })
 })
 

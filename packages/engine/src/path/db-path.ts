@@ -10,6 +10,20 @@ const encoder = new TextEncoder()
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
+/**
+ * True when `text` holds a character no database path may contain: a C0 control (NUL
+ * included), DEL or a C1 control. {@link normalizePath} refuses such paths; a layer that
+ * checks names before they reach the engine (a server reading a raw request line) uses this
+ * so the rule lives in one place.
+ *
+ * @example
+ * hasControlCharacter('a\nb') // true
+ * hasControlCharacter('café') // false
+ */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text)
+}
+
 function invalid(input: string, why: string): EngineError {
   return new EngineError('INVALID_PATH', `invalid path ${JSON.stringify(input)}: ${why}`, {
     path: input,
@@ -28,7 +42,7 @@ function invalid(input: string, why: string): EngineError {
  */
 export function normalizePath(input: string): string {
   if (typeof input !== 'string') throw invalid(String(input), 'not a string')
-  if (CONTROL.test(input)) throw invalid(input, 'control characters are not allowed')
+  if (hasControlCharacter(input)) throw invalid(input, 'control characters are not allowed')
   let path = input.startsWith('/') ? input : `/${input}`
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
   if (path === '/') return path
