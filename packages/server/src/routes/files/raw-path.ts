@@ -1,17 +1,14 @@
+import { hasControlCharacter } from '@svcdb/engine'
 import type { Context } from 'hono'
 import { ServerError } from '../../errors/server-error'
 import type { AppEnv } from '../../routing/app-env'
-
-// C0 and C1 controls and DEL: never part of a stored name (the engine refuses them too).
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
 /**
  * The database path of a file route, read from the raw request line rather than the parsed
  * URL: URL parsing resolves `..` and `%2e%2e` before any route sees them, which would turn
  * `/files/a/../../x` into another path instead of refusing it. Every segment is decoded on
- * its own; `.`/`..`, encoded slashes or backslashes, NUL and control characters, and empty
- * inner segments answer 400.
+ * its own; `.`/`..`, encoded slashes or backslashes, NUL and control characters (the engine's
+ * rule, checked here to answer with this message), and empty inner segments answer 400.
  */
 export function rawFilePath(
   c: Context<AppEnv>,
@@ -31,7 +28,13 @@ export function rawFilePath(
     } catch {
       throw invalid(raw)
     }
-    if (name === '' || name === '.' || name === '..' || /[/\\]/.test(name) || CONTROL.test(name))
+    if (
+      name === '' ||
+      name === '.' ||
+      name === '..' ||
+      /[/\\]/.test(name) ||
+      hasControlCharacter(name)
+    )
       throw invalid(raw)
     names.push(name)
   }
