@@ -61,6 +61,43 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: '@svcdb/engine',
+              message: 'Layer-0 packages import no other workspace package.',
+            },
+          ],
+          patterns: [
+            deepImports,
+            {
+              group: [
+                '@svcdb/*',
+                '!@svcdb/engine',
+                '@svcdb/engine/*',
+                '!@svcdb/engine/query-language',
+              ],
+              message:
+                "Layer-0 packages import no other workspace package (the contract: only the engine's query vocabulary).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // STYLE.md "Layers": the query vocabulary has one source, the engine's runtime-neutral
+    // subpath; only the contract, which carries it on the wire, imports it.
+    files: [
+      'packages/engine/src/**/*.ts',
+      'packages/auth/src/**/*.ts',
+      'packages/scheduler/src/**/*.ts',
+      'packages/events/src/**/*.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
           patterns: [
             deepImports,
             { group: ['@svcdb/*'], message: 'Layer-0 packages import no other workspace package.' },

@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'chunking/index': 'src/chunking/index.ts',
+    'query-language/index': 'src/query-language/index.ts',
     'testing/index': 'src/testing/index.ts',
   },
   format: ['esm'],

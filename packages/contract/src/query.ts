@@ -1,37 +1,19 @@
+import { QUERY_OPERATORS } from '@svcdb/engine/query-language'
+import type { Comparison, Condition } from '@svcdb/engine/query-language'
 import * as v from 'valibot'
 import { entryViewSchema } from './files'
 
 /**
- * Comparison operators of `POST /files/query` (DESIGN §3.8). The engine, which runs queries,
- * owns this list (`QUERY_OPERATORS` of `@svcdb/engine`); this is its wire copy, so the
- * contract loads in browsers without the engine. A test in the engine holds the two equal.
+ * Comparison operators of `POST /files/query` (DESIGN §3.8): the engine's, which runs queries,
+ * from its runtime-neutral subpath (no Node built-ins, so the contract still loads in browsers).
  */
-export const QUERY_OPERATORS = [
-  'eq',
-  'neq',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'in',
-  'prefix',
-  'contains',
-  'exists',
-] as const
+export { QUERY_OPERATORS }
 
 /** One comparison: a JSON pointer (`/status`) or virtual field (`@size`), an operator, a value. */
-export interface QueryComparison {
-  field: string
-  op: (typeof QUERY_OPERATORS)[number]
-  value?: unknown
-}
+export type QueryComparison = Comparison
 
 /** A query condition: a comparison, or `and`/`or` of conditions, or `not` of one. */
-export type QueryCondition =
-  | QueryComparison
-  | { and: QueryCondition[] }
-  | { or: QueryCondition[] }
-  | { not: QueryCondition | [QueryCondition] }
+export type QueryCondition = Condition
 
 const comparisonSchema = v.strictObject({
   field: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),

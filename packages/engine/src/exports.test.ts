@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import * as api from './index'
 import * as chunking from './chunking/index'
+import * as queryLanguage from './query-language/index'
 import * as testing from './testing/index'
 
 it('exports exactly the public surface', () => {
@@ -58,6 +59,14 @@ it('exports exactly the chunking surface', () => {
       "GEAR_SEED",
       "chunkStream",
       "createChunker",
+    ]
+  `)
+})
+
+it('exports exactly the query-language surface', () => {
+  expect(Object.keys(queryLanguage).sort()).toMatchInlineSnapshot(`
+    [
+      "QUERY_OPERATORS",
     ]
   `)
 })

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -18,7 +18,7 @@ const ROWS: readonly (readonly string[])[] = [
   ['stats', 'tree', 'chunks'],
   ['objects'],
   ['meta'],
-  ['chunking', 'hashing', 'path', 'internal'],
+  ['chunking', 'hashing', 'path', 'internal', 'query-language'],
 ]
 
 /** Beside the rows: the `testing` subpath may import these, and no row imports it. */
@@ -34,10 +34,11 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-/** The folder of `src/` a file is in, `.` for the files at its top. */
+/** The folder of `src/` a file (or an imported folder) is in, `.` for the files at its top. */
 function folderOf(path: string): string {
   const parts = relative(src, path).split('/')
-  return parts.length === 1 ? '.' : (parts[0] as string)
+  if (parts.length > 1) return parts[0] as string
+  return existsSync(path) && statSync(path).isDirectory() ? (parts[0] as string) : '.'
 }
 
 function rowOf(folder: string): number {

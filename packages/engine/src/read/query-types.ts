@@ -1,35 +1,7 @@
-/**
- * Comparison operators of a query condition (DESIGN §3.8): the query language's one
- * definition, since the engine executes it. `@svcdb/contract` mirrors it for the wire
- * (layer-0 packages import no other); `query-operators.test.ts` holds the two equal.
- */
-export const QUERY_OPERATORS = [
-  'eq',
-  'neq',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'in',
-  'prefix',
-  'contains',
-  'exists',
-] as const
-
-/** A comparison operator. */
-export type QueryOperator = (typeof QUERY_OPERATORS)[number]
-
-/** One comparison: a field (JSON pointer or virtual field), an operator and a value. */
-export interface Comparison {
-  field: string
-  op: QueryOperator
-  /** The operand; an array for `in`; for `exists`, `true` (default) or `false`. */
-  value?: unknown
-}
-
-/** A condition: a comparison, or `and`/`or` of conditions, or `not` of one. */
-export type Condition =
-  Comparison | { and: Condition[] } | { or: Condition[] } | { not: Condition | [Condition] }
+// The vocabulary lives in query-language/ (a subpath of its own, for the wire contract).
+export { QUERY_OPERATORS } from '../query-language'
+export type { Comparison, Condition, QueryOperator } from '../query-language'
+import type { Condition } from '../query-language'
 
 /** How results are ordered: by a field, ascending unless `desc`. */
 export interface OrderBy {
