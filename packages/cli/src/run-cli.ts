@@ -59,7 +59,9 @@ export async function runCli(
       return EXIT_CODES.OK
     case 'start': {
       // Loaded on demand: the server's dependencies are not needed by any other command.
-      const { runServer } = await import('@svcdb/server')
+      const { limitHeapGrowth, runServer } = await import('@svcdb/server')
+      // This process becomes the server: its heap is bounded as svcdb-server's is.
+      limitHeapGrowth()
       return runServer(rest)
     }
   }

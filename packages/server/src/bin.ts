@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { limitHeapGrowth } from './process/heap-growth'
 import { runServer } from './run-server'
 
 // The last line of defence only: every read and write path handles its own failures. A
@@ -8,4 +9,5 @@ process.on('unhandledRejection', (reason) => {
   process.stderr.write(`svcdb-server: unhandled rejection (a bug; please report it): ${detail}\n`)
 })
 
+limitHeapGrowth()
 process.exitCode = await runServer(process.argv.slice(2))

@@ -5,6 +5,7 @@ it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_SERVER_CONFIG",
+      "HEAP_GROWING_PERCENT",
       "LOG_FORMATS",
       "LOG_LEVELS",
       "ROOT_USER_ID",
@@ -24,6 +25,7 @@ it('exports exactly the public surface', () => {
       "disabledAuthenticator",
       "handleRoute",
       "isServerError",
+      "limitHeapGrowth",
       "mountRoutes",
       "openApiDocument",
       "openFileIdentityStore",
