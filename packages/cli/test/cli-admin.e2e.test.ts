@@ -1,11 +1,8 @@
-import { createClient } from '@svcdb/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFixture, svcdb } from './cli-harness'
 import type { CliFixture } from './cli-harness'
 
 let fx: CliFixture
-/** How long to ask the server for a state this file waits on (it answers in well under 1 s). */
-const POLL = { timeout: 15_000 }
 
 beforeAll(async () => {
   fx = await startFixture()
@@ -102,11 +99,9 @@ describe('svcdb admin commands (built binary, live server)', () => {
   it('runs gc, tasks and cron, shows stats, and tails events', async () => {
     expect(await json(['gc', '--dry-run'])).toMatchObject({ dry_run: true })
     expect((await run(['gc'])).stdout).toMatch(/^reclaimed /)
-    const client = createClient({ baseUrl: fx.url, apiKey: fx.rootApiKey })
     const task = await json<{ id: string }>(['tasks', 'gc', '--dry-run'])
-    // Nothing tells of a task's end (no event): its state is only read through the API, so it
-    // is polled.
-    await expect.poll(async () => (await client.tasks.get(task.id)).status, POLL).toBe('completed')
+    // The server in this process says when the task has finished (no event tells clients).
+    await fx.server.waitForTask(task.id)
     expect(await json(['tasks', 'get', task.id])).toMatchObject({ status: 'completed' })
     expect((await json<{ id: string }[]>(['tasks', 'list'])).map((t) => t.id)).toContain(task.id)
     expect((await run(['tasks', 'cancel', task.id])).code).toBe(0)

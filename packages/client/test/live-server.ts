@@ -16,6 +16,8 @@ export interface LiveServer {
   restart(): Promise<void>
   /** Stops it and removes the data directory. */
   dispose(): Promise<void>
+  /** Resolves once the task has finished (the server's own wait: no polling). */
+  waitForTask(id: string): Promise<void>
 }
 
 /** Options of {@link startLiveServer}. */
@@ -59,6 +61,10 @@ export async function startLiveServer(options: LiveServerOptions = {}): Promise<
     async dispose() {
       await live.stop()
       await rm(dataDir, { recursive: true, force: true })
+    },
+    async waitForTask(id) {
+      if (server === undefined) throw new Error('the server is stopped')
+      await server.waitForTask(id)
     },
   }
   return live

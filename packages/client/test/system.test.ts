@@ -18,14 +18,10 @@ afterAll(async () => {
 
 const notFound = { name: 'ClientError', code: 'NOT_FOUND', status: 404 }
 
-/** Polls a task until it leaves `pending` and `running` (fails the test after ~5 s). */
+/** The task once it has finished, read through the API after the server's own wait. */
 async function settled(id: string) {
-  for (let i = 0; i < 100; i++) {
-    const task = await root.tasks.get(id)
-    if (task.status !== 'pending' && task.status !== 'running') return task
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`task ${id} did not finish`)
+  await server.waitForTask(id)
+  return root.tasks.get(id)
 }
 
 describe('tasks', () => {

@@ -12,6 +12,7 @@ import { createLogger, resolveLogFormat } from './logger'
 import type { Logger } from './logger'
 import { disabledAuthenticator } from './routing/principal'
 import { withDirectBodies } from './routing/direct-body'
+import type { Task } from '@svcdb/scheduler'
 import { openServices } from './services/open-services'
 
 /** A listening server. */
@@ -29,6 +30,13 @@ export interface RunningServer {
    * start that fails mints none): print it once.
    */
   rootApiKey?: string
+  /**
+   * Resolves with the task's final state once it has finished (`completed`, `failed` or
+   * `cancelled`; at once if it already has): for embedders and tests that start work through
+   * the API and want its end without polling. Rejects when no such task exists, or with the
+   * signal's reason.
+   */
+  waitForTask(id: string, options?: { signal?: AbortSignal }): Promise<Task>
 }
 
 /** Options of {@link startServer}. */
@@ -131,6 +139,7 @@ export async function startServer(
     url,
     port,
     close: (closeOptions = {}) => close(closeOptions.graceMs ?? 10_000),
+    waitForTask: (id, waitOptions) => services.scheduler.tasks.waitFor(id, waitOptions),
   }
   if (rootApiKey !== undefined) running.rootApiKey = rootApiKey
   return running
