@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFixture, svcdb } from './cli-harness'
-import type { CliFixture } from './cli-harness'
+import { describe, expect, it } from 'vitest'
+import { svcdb, useFixture } from './cli-harness'
 
-let fx: CliFixture
-
-beforeAll(async () => {
-  fx = await startFixture()
-}, 30_000)
-afterAll(async () => {
-  await fx?.dispose()
-})
+const fx = useFixture()
 
 const run = (args: string[], env = fx.env) => svcdb(args, { env, cwd: fx.work })
 const json = async <T = Record<string, unknown>>(args: string[], env = fx.env): Promise<T> => {

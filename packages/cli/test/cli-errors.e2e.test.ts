@@ -1,16 +1,8 @@
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { closedUrl, startFixture, svcdb } from './cli-harness'
-import type { CliFixture } from './cli-harness'
+import { describe, expect, it } from 'vitest'
+import { closedUrl, svcdb, useFixture } from './cli-harness'
 
-let fx: CliFixture
-
-beforeAll(async () => {
-  fx = await startFixture()
-}, 30_000)
-afterAll(async () => {
-  await fx?.dispose()
-})
+const fx = useFixture()
 
 const run = (args: string[], env = fx.env) => svcdb(args, { env, cwd: fx.work })
 

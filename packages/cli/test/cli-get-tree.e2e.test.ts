@@ -2,18 +2,10 @@ import { spawn } from 'node:child_process'
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createClient } from '@svcdb/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bin, startFixture, svcdb } from './cli-harness'
-import type { CliFixture } from './cli-harness'
+import { describe, expect, it } from 'vitest'
+import { bin, svcdb, useFixture } from './cli-harness'
 
-let fx: CliFixture
-
-beforeAll(async () => {
-  fx = await startFixture()
-}, 30_000)
-afterAll(async () => {
-  await fx?.dispose()
-})
+const fx = useFixture()
 
 const run = (args: string[]) => svcdb(args, { env: fx.env, cwd: fx.work })
 const json = async <T = Record<string, unknown>>(args: string[]): Promise<T> => {

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_SERVER_CONFIG, startServer } from '@svcdb/server'
 import type { RunningServer } from '@svcdb/server'
+import { afterAll, beforeAll } from 'vitest'
 
 // The built binary (the test command builds before testing).
 export const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
@@ -103,5 +104,20 @@ export async function startFixture(): Promise<CliFixture> {
       await rm(work, { recursive: true, force: true })
     },
   }
+  return fixture
+}
+
+/**
+ * The test file's fixture: started before its tests, disposed of after them. `beforeAll` fills
+ * the object in, so read it inside tests and hooks, not at a file's top level.
+ */
+export function useFixture(): CliFixture {
+  const fixture = {} as CliFixture
+  beforeAll(async () => {
+    Object.assign(fixture, await startFixture())
+  }, 30_000)
+  afterAll(async () => {
+    await fixture.dispose?.()
+  })
   return fixture
 }

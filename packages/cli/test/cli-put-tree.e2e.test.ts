@@ -1,18 +1,10 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createClient } from '@svcdb/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFixture, svcdb } from './cli-harness'
-import type { CliFixture } from './cli-harness'
+import { describe, expect, it } from 'vitest'
+import { svcdb, useFixture } from './cli-harness'
 
-let fx: CliFixture
-
-beforeAll(async () => {
-  fx = await startFixture()
-}, 30_000)
-afterAll(async () => {
-  await fx?.dispose()
-})
+const fx = useFixture()
 
 const run = (args: string[]) => svcdb(args, { env: fx.env, cwd: fx.work })
 

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFixture, svcdb } from './cli-harness'
-import type { CliFixture } from './cli-harness'
+import { describe, expect, it } from 'vitest'
+import { svcdb, useFixture } from './cli-harness'
 
 // The list/get/remove subcommands built from rows by `resource-commands.ts`, for every
 // resource that uses them: what each prints for people and under --json, and how each fails.
 
-let fx: CliFixture
-
-beforeAll(async () => {
-  fx = await startFixture()
-}, 30_000)
-afterAll(async () => {
-  await fx?.dispose()
-})
+const fx = useFixture()
 
 const run = (args: string[]) => svcdb(args, { env: fx.env, cwd: fx.work })
 
