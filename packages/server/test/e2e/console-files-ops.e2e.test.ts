@@ -39,6 +39,28 @@ async function openAt(dir: string): Promise<OpenedConsole> {
   return opened
 }
 
+/**
+ * A page of `/up` with an upload of `name` started that never ends by itself: the server never
+ * hears of its chunks. `stalled()` counts the chunk checks held back (one once it has begun).
+ */
+async function openWithStalledUpload(name: string, content: string) {
+  let held = 0
+  const opened = await harness.open({
+    hash: '#/files/up',
+    ignoreFailedLoads: true,
+    prepare: (p) =>
+      p.route(/\/uploads\/check$/, () => {
+        held++
+      }),
+  })
+  await expect.poll(() => opened.page.getByRole('table').count(), WAIT).toBe(1)
+  await opened.page
+    .getByLabel('Upload', { exact: true })
+    .setInputFiles([{ name, mimeType: 'text/plain', buffer: Buffer.from(content) }])
+  await expect.poll(() => held, WAIT).toBe(1)
+  return { ...opened, stalled: () => held }
+}
+
 /** How many rows of the listing are named `name`. */
 function rowsNamed(page: Page, name: string) {
   return page.getByRole('table').getByRole('rowheader', { name, exact: true }).count()
@@ -468,23 +490,7 @@ describe('the console’s file operations in headless Chromium', () => {
   it(
     'cancels an upload in progress: nothing is written',
     async () => {
-      let stalled = 0
-      const { page, problems } = await harness.open({
-        hash: '#/files/up',
-        ignoreFailedLoads: true,
-        // The server never hears of the chunks: the upload waits until it is cancelled.
-        prepare: (p) =>
-          p.route(/\/uploads\/check$/, () => {
-            stalled++
-          }),
-      })
-      await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
-      await page
-        .getByLabel('Upload', { exact: true })
-        .setInputFiles([
-          { name: 'never.txt', mimeType: 'text/plain', buffer: Buffer.from('never stored\n') },
-        ])
-      await expect.poll(() => stalled, WAIT).toBe(1)
+      const { page, problems } = await openWithStalledUpload('never.txt', 'never stored\n')
       await page.getByRole('button', { name: 'Cancel upload' }).click()
       await expect
         .poll(
@@ -504,21 +510,8 @@ describe('the console’s file operations in headless Chromium', () => {
   it(
     'tells of files dropped while an upload runs, instead of dropping them silently',
     async () => {
-      let stalled = 0
-      const { page, problems } = await harness.open({
-        hash: '#/files/up',
-        ignoreFailedLoads: true,
-        // The first upload waits until it is cancelled.
-        prepare: (p) =>
-          p.route(/\/uploads\/check$/, () => {
-            stalled++
-          }),
-      })
-      await expect.poll(() => page.getByRole('table').count(), WAIT).toBe(1)
-      await page
-        .getByLabel('Upload', { exact: true })
-        .setInputFiles([{ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('1\n') }])
-      await expect.poll(() => stalled, WAIT).toBe(1)
+      // The first upload waits until it is cancelled.
+      const { page, problems, stalled } = await openWithStalledUpload('first.txt', '1\n')
       const dataTransfer = await page.evaluateHandle(() => {
         const transfer = new DataTransfer()
         transfer.items.add(new File(['late'], 'late.txt', { type: 'text/plain' }))
@@ -536,7 +529,7 @@ describe('the console’s file operations in headless Chromium', () => {
       await expect
         .poll(() => page.getByRole('status').filter({ hasText: 'cancelled' }).count(), WAIT)
         .toBe(1)
-      expect(stalled).toBe(1)
+      expect(stalled()).toBe(1)
       expect(await get('/up/late.txt')).toBe(404)
       expect(problems).toEqual([])
       await page.close()
