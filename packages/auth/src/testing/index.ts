@@ -12,5 +12,5 @@ export {
 export { createManualClock } from './manual-clock'
 export type { ManualClock } from './manual-clock'
 export { createAuthHarness } from './auth-harness'
-export type { AuthHarness } from './auth-harness'
+export type { AuthHarness, AuthHarnessOptions } from './auth-harness'
 export { expectAuthError } from './expect-auth-error'

@@ -1,6 +1,5 @@
-import { createAuth, createMemoryIdentityStore } from '@svcdb/auth'
 import type { Auth, AuthOptions, IdentityStore, MagicLinkMessage } from '@svcdb/auth'
-import { createManualClock } from '@svcdb/auth/testing'
+import { createAuthHarness } from '@svcdb/auth/testing'
 import type { ManualClock } from '@svcdb/auth/testing'
 import type { Database } from '@svcdb/engine'
 import { expect } from 'vitest'
@@ -80,26 +79,13 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const temp = await openTempDatabase('svcdb-routes-')
   const { db, path: dir } = temp
-  // Stopped at the wall time of the start: expiries look real, yet nothing moves on its own.
-  const clock = createManualClock(Date.now())
-  const links: MagicLinkMessage[] = []
   const overrides = typeof options.auth === 'function' ? options.auth({ db }) : options.auth
-  const store = overrides?.store ?? createMemoryIdentityStore()
-  const auth = createAuth({
-    clock,
-    magicLinkSender: {
-      send(message) {
-        links.push(message)
-        return Promise.resolve()
-      },
-    },
+  // Stopped at the wall time of the start: expiries look real, yet nothing moves on its own.
+  const { auth, store, clock, links, rootKey } = await createAuthHarness({
+    startAt: Date.now(),
     ...overrides,
-    store,
   })
-  const { rootApiKey } = await auth.bootstrap()
   const disabled = auth.mode.kind === 'disabled'
-  if (rootApiKey === undefined && !disabled) throw new Error('the store already had a root key')
-  const rootKey = rootApiKey ?? ''
   const rootToken = disabled ? '' : (await auth.exchangeApiKey(rootKey)).token
   const app = createApp({
     authenticator: options.authenticator ?? createBearerAuthenticator(auth),
