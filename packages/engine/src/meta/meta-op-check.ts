@@ -13,13 +13,13 @@ const text = new Set<Space>(TEXT_SPACES)
 export function checkMetaOps(ops: readonly MetaOp[]): void {
   for (const op of ops) {
     const space: Space = op.space
-    const keyFits = binary.has(space)
-      ? op.key instanceof Uint8Array
-      : text.has(space) && typeof op.key === 'string'
+    if (!binary.has(space) && !text.has(space))
+      throw new EngineError('INVALID_INPUT', `metadata batch: no such space as "${String(space)}"`)
+    const keyFits = binary.has(space) ? op.key instanceof Uint8Array : typeof op.key === 'string'
     if (!keyFits)
       throw new EngineError(
         'INVALID_INPUT',
-        `metadata batch: ${binary.has(space) || text.has(space) ? 'a key of the wrong type for' : 'no such space as'} "${String(space)}"`,
+        `metadata batch: a key of the wrong type for "${space}"`,
       )
     if (op.type === 'put' && !(op.value instanceof Uint8Array))
       throw new EngineError('INVALID_INPUT', `metadata batch: a put in "${space}" without bytes`)
