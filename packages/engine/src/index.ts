@@ -10,6 +10,7 @@ export type {
   StageItem,
   StageResult,
 } from './chunks/chunk-store'
+export type { BlobInfo, BlobRange, BlobStore } from './chunks/blob-store'
 export { createLevelChunkStore } from './chunks/level-chunk-store'
 export type { LevelChunkStoreOptions } from './chunks/level-chunk-store'
 export { createPackChunkStore } from './chunks/pack-chunk-store'
@@ -42,6 +43,8 @@ export type { GcOptions, GcProgress, GcResult } from './gc/collect-garbage'
 export { createHasher } from './hashing/create-hasher'
 export type { HashAlgorithm, HashDomain, Hasher, HashStream } from './hashing/hasher'
 export { createLevelMetaStore } from './meta/level-meta-store'
+export { checkMetaOps } from './meta/meta-op-check'
+export { BINARY_SPACES, TEXT_SPACES } from './meta/meta-store'
 export type {
   BinarySpace,
   KeyOf,

@@ -1,3 +1,5 @@
+export { runBlobStoreConformance } from './blob-store-conformance'
+export type { BlobStoreFixture, BlobStoreFixtureFactory } from './blob-store-conformance'
 export { runChunkStoreConformance } from './chunk-store-conformance'
 export type { ChunkStoreFixture, ChunkStoreFixtureFactory } from './chunk-store-conformance'
 export { runMetaStoreConformance } from './meta-store-conformance'
