@@ -28,9 +28,7 @@ describe('parseS3Url', () => {
   })
 
   it('reads endpoint and region from the query', () => {
-    expect(
-      parseS3Url('s3://svcdb/p?endpoint=http://127.0.0.1:7480&region=eu-west-1'),
-    ).toEqual({
+    expect(parseS3Url('s3://svcdb/p?endpoint=http://127.0.0.1:7480&region=eu-west-1')).toEqual({
       bucket: 'svcdb',
       prefix: 'p/',
       endpoint: 'http://127.0.0.1:7480',

@@ -64,9 +64,5 @@ export function parseS3Url(url: string): S3BlobStoreOptions {
 }
 
 function invalid(problem: string, cause?: unknown): EngineError {
-  return new EngineError(
-    'INVALID_INPUT',
-    `S3 URL ${problem}`,
-    cause === undefined ? {} : { cause },
-  )
+  return new EngineError('INVALID_INPUT', `S3 URL ${problem}`, cause === undefined ? {} : { cause })
 }

@@ -119,7 +119,9 @@ function checkCredentials(credentials: S3Credentials): void {
 
 function count(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`S3 option ${name} must be an integer from ${min} to ${max}, got ${String(value)}`)
+    throw invalid(
+      `S3 option ${name} must be an integer from ${min} to ${max}, got ${String(value)}`,
+    )
   }
   return value
 }

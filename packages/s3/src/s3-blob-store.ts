@@ -38,7 +38,11 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   let closed = false
 
   /** Runs one S3 call, counted so that close() waits for it; wraps its failure. */
-  const call = <T>(operation: string, key: string | undefined, run: () => Promise<T>): Promise<T> => {
+  const call = <T>(
+    operation: string,
+    key: string | undefined,
+    run: () => Promise<T>,
+  ): Promise<T> => {
     if (closed) return Promise.reject(closedError())
     const target = key === undefined ? { operation, bucket } : { operation, bucket, key }
     const running = run().catch((err: unknown) => {
