@@ -1,0 +1,48 @@
+import { EngineError } from '@svcdb/engine'
+
+/** Options of {@link createPostgresMetaStore}. */
+export interface PostgresMetaStoreOptions {
+  /** A libpq connection string: `postgres://user:password@host:port/database`. */
+  connectionString: string
+  /**
+   * The schema holding the `kv` table (default `svcdb`), created when missing. Lowercase
+   * letters, digits and `_`, starting with a letter or `_`, at most 63 characters: one
+   * schema per database lets several share a PostgreSQL database.
+   */
+  schema?: string
+  /**
+   * Connections the store may open (default 10). Each iteration that runs past its first
+   * page holds one until it ends.
+   */
+  poolSize?: number
+}
+
+/** {@link PostgresMetaStoreOptions} checked, with defaults filled in. */
+export interface CheckedPostgresOptions {
+  readonly connectionString: string
+  readonly schema: string
+  readonly poolSize: number
+}
+
+/** The default schema. */
+export const DEFAULT_SCHEMA = 'svcdb'
+const DEFAULT_POOL_SIZE = 10
+// Lowercase only: PostgreSQL folds unquoted names to lowercase, so the name a user types in
+// psql is the name the store uses.
+const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** Checks `options` (`INVALID_INPUT` naming the bad one) and fills in the defaults. */
+export function checkPostgresOptions(options: PostgresMetaStoreOptions): CheckedPostgresOptions {
+  const { connectionString, schema = DEFAULT_SCHEMA, poolSize = DEFAULT_POOL_SIZE } = options
+  if (typeof connectionString !== 'string' || connectionString.trim() === '')
+    throw new EngineError('INVALID_INPUT', 'connectionString must be a non-empty string')
+  if (typeof schema !== 'string' || !PLAIN_IDENTIFIER.test(schema))
+    throw new EngineError(
+      'INVALID_INPUT',
+      `schema must be a plain lowercase identifier (a-z, 0-9, _; at most 63 characters, not ` +
+        `starting with a digit), got ${JSON.stringify(schema)}`,
+    )
+  if (!Number.isSafeInteger(poolSize) || poolSize < 1)
+    throw new EngineError('INVALID_INPUT', `poolSize must be a positive integer, got ${poolSize}`)
+  return { connectionString, schema, poolSize }
+}

@@ -1,0 +1,211 @@
+import { checkMetaOps, isEngineError } from '@svcdb/engine'
+import type { KeyOf, MetaOp, MetaStore, RangeOptions, Space } from '@svcdb/engine'
+import pg from 'pg'
+import type { Pool } from 'pg'
+import { batchRows } from './batch-rows'
+import { keyBytes, keyOf, plainBytes } from './kv-keys'
+import { createKvTable, kvTable } from './kv-table'
+import { closedError, postgresError, sqlState } from './postgres-error'
+import { checkPostgresOptions } from './postgres-meta-store-options'
+import type { PostgresMetaStoreOptions } from './postgres-meta-store-options'
+import { rangeQuery } from './range-sql'
+import { snapshotRows } from './snapshot-rows'
+import type { IterationHost, Lease } from './snapshot-rows'
+
+// A deadlock or serialisation failure rolled the whole batch back: trying again is safe.
+const RETRYABLE = new Set(['40P01', '40001'])
+const WRITE_ATTEMPTS = 3
+
+/**
+ * A {@link MetaStore} in PostgreSQL: one table `<schema>.kv (space, key, value)` with
+ * `PRIMARY KEY (space, key)`, created with its schema when missing. Keys are `bytea` (text
+ * keys as UTF-8), which PostgreSQL compares bytewise as LevelDB does. A batch is one
+ * statement, so one transaction; an iteration reads one snapshot (a `REPEATABLE READ`
+ * transaction with a cursor). Fails with `INVALID_INPUT` for bad options and `IO_ERROR`
+ * when the database cannot be reached; closing the store ends its connections.
+ *
+ * @example
+ * const meta = await createPostgresMetaStore({ connectionString: process.env.DATABASE_URL! })
+ * const db = await Database.open({ meta })
+ */
+export async function createPostgresMetaStore(
+  options: PostgresMetaStoreOptions,
+): Promise<MetaStore> {
+  const { connectionString, schema, poolSize } = checkPostgresOptions(options)
+  const pool = new pg.Pool({ connectionString, max: poolSize })
+  // An idle connection that breaks is dropped by the pool; the next query reports it.
+  pool.on('error', () => undefined)
+  try {
+    await createKvTable(pool, schema)
+  } catch (err) {
+    await pool.end().catch(() => undefined)
+    throw postgresError(`open of schema "${schema}"`, err)
+  }
+  return postgresMetaStore(pool, schema)
+}
+
+function postgresMetaStore(pool: Pool, schema: string): MetaStore {
+  const table = kvTable(schema)
+  const leases = new Set<Lease>()
+  const inFlight = new Set<Promise<unknown>>()
+  let closed = false
+  let closing: Promise<void> | undefined
+
+  const assertOpen = (): void => {
+    if (closed) throw closedError()
+  }
+  // Once closed, a connection the store ended itself is no failure to report as IO_ERROR.
+  const wrap = (action: string, err: unknown) =>
+    closed && !isEngineError(err) && sqlState(err) === undefined
+      ? closedError(err)
+      : postgresError(action, err)
+
+  /** Runs `work` unless closed; `close()` waits for it. */
+  async function run<T>(action: string, work: () => Promise<T>): Promise<T> {
+    assertOpen()
+    const pending = work()
+    inFlight.add(pending)
+    try {
+      return await pending
+    } catch (err) {
+      throw wrap(action, err)
+    } finally {
+      inFlight.delete(pending)
+    }
+  }
+
+  const host: IterationHost = {
+    assertOpen,
+    wrap,
+    async lease() {
+      const client = await run('iteration', () => pool.connect())
+      let released = false
+      const lease: Lease = {
+        client,
+        get released() {
+          return released
+        },
+        release(destroy) {
+          if (released) return
+          released = true
+          leases.delete(lease)
+          client.release(destroy)
+        },
+      }
+      leases.add(lease)
+      if (closed) {
+        lease.release(true)
+        throw closedError()
+      }
+      return lease
+    },
+  }
+
+  async function write(ops: readonly MetaOp[], sync: boolean): Promise<void> {
+    const rows = batchRows(ops)
+    const values = [rows.delSpaces, rows.delKeys, rows.putSpaces, rows.putKeys, rows.putValues]
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (sync) await pool.query({ name: `svcdb-kv-write-${schema}`, text: table.write, values })
+        else await writeAsyncCommit(pool, table.write, values)
+        return
+      } catch (err) {
+        if (attempt >= WRITE_ATTEMPTS || !RETRYABLE.has(sqlState(err) ?? '')) throw err
+      }
+    }
+  }
+
+  function rows<S extends Space>(space: S, range: RangeOptions<KeyOf<S>>, withValues: boolean) {
+    const query = rangeQuery(table.name, space, range, withValues)
+    return snapshotRows(host, query, { withValues, limit: range.limit })
+  }
+
+  return {
+    get(space, key) {
+      return run('read', async () => {
+        const { rows } = await pool.query<[Buffer]>({
+          name: `svcdb-kv-get-${schema}`,
+          text: table.get,
+          values: [space, keyBytes(key)],
+          rowMode: 'array',
+        })
+        return rows[0] === undefined ? undefined : plainBytes(rows[0][0])
+      })
+    },
+
+    getMany(space, keys) {
+      return run('read', async () => {
+        if (keys.length === 0) return []
+        const asked = keys.map((key) => keyBytes(key))
+        const { rows } = await pool.query<[Buffer, Buffer]>({
+          name: `svcdb-kv-get-many-${schema}`,
+          text: table.getMany,
+          values: [space, asked],
+          rowMode: 'array',
+        })
+        const found = new Map(rows.map(([key, value]) => [key.toString('latin1'), value]))
+        return asked.map((key) => {
+          const value = found.get(key.toString('latin1'))
+          return value === undefined ? undefined : plainBytes(value)
+        })
+      })
+    },
+
+    async batch(ops, options) {
+      checkMetaOps(ops)
+      await run('write', async () => {
+        if (ops.length > 0) await write(ops, options.sync)
+      })
+    },
+
+    iterate<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
+      return {
+        async *[Symbol.asyncIterator]() {
+          for await (const [key, value] of rows(space, range, true))
+            yield [keyOf(space, key), plainBytes(value as Buffer)] as [KeyOf<S>, Uint8Array]
+        },
+      }
+    },
+
+    keys<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
+      return {
+        async *[Symbol.asyncIterator]() {
+          for await (const [key] of rows(space, range, false)) yield keyOf(space, key)
+        },
+      }
+    },
+
+    close() {
+      closing ??= (async () => {
+        closed = true
+        // Open iterations lose their connection: their next step fails with CLOSED.
+        for (const lease of [...leases]) lease.release(true)
+        await Promise.allSettled([...inFlight])
+        for (const lease of [...leases]) lease.release(true)
+        await pool.end()
+      })()
+      return closing
+    },
+  }
+}
+
+/**
+ * A write whose commit does not wait for the WAL flush (`sync: false`): a crash of the
+ * server may lose it, never tear it.
+ */
+async function writeAsyncCommit(pool: Pool, text: string, values: unknown[]): Promise<void> {
+  const client = await pool.connect()
+  let failed: Error | undefined
+  try {
+    await client.query('BEGIN; SET LOCAL synchronous_commit TO off')
+    await client.query({ text, values })
+    await client.query('COMMIT')
+  } catch (err) {
+    failed = err instanceof Error ? err : new Error(String(err))
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw err
+  } finally {
+    // A client whose ROLLBACK may not have run is not handed to anyone else.
+    client.release(failed)
+  }
+}
