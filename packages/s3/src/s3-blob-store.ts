@@ -24,7 +24,7 @@ const encoder = new TextEncoder()
  * optionally inside a `prefix` folder. Objects are plain: key = prefix + key, body = the
  * bytes. Failures of S3 or the network are `IO_ERROR` with the S3 code and the object in the
  * message and the SDK error as `cause`; calls after `close()` are `CLOSED`; bad options and
- * keys are `INVALID_INPUT`.
+ * keys are `INVALID_INPUT`, a range that is not `0 <= start <= end` a `RangeError`.
  *
  * @example
  * const blobs = createS3BlobStore({ bucket: 'svcdb', endpoint: 'http://127.0.0.1:7480' })
@@ -174,12 +174,12 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   }
 }
 
+/** Throws `RangeError` (a caller's bug, as in every BlobStore) unless `0 <= start <= end`. */
 function checkRange(range: BlobRange): void {
   const { start, end } = range ?? {}
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
-    throw new EngineError(
-      'INVALID_INPUT',
-      `A blob range needs integers 0 <= start <= end, got ${String(start)}..${String(end)}`,
+    throw new RangeError(
+      `a blob range is 0 <= start <= end in integers, got [${String(start)}, ${String(end)})`,
     )
   }
 }
