@@ -10,7 +10,7 @@ import { checkPostgresOptions } from './postgres-meta-store-options'
 import type { PostgresMetaStoreOptions } from './postgres-meta-store-options'
 import { rangeQuery } from './range-sql'
 import { snapshotRows } from './snapshot-rows'
-import type { IterationHost, Lease } from './snapshot-rows'
+import type { IterationHost, Lease, Row } from './snapshot-rows'
 
 // A deadlock or serialisation failure rolled the whole batch back: trying again is safe.
 const RETRYABLE = new Set(['40P01', '40001'])
@@ -77,6 +77,12 @@ function postgresMetaStore(pool: Pool, schema: string): MetaStore {
   const host: IterationHost = {
     assertOpen,
     wrap,
+    query(query) {
+      return run('iteration', async () => {
+        const { rows } = await pool.query<Row>({ ...query, rowMode: 'array' })
+        return rows
+      })
+    },
     async lease() {
       const client = await run('iteration', () => pool.connect())
       let released = false

@@ -14,6 +14,8 @@ export interface Lease {
 export interface IterationHost {
   /** A client of its own for the iteration's transaction. */
   lease(): Promise<Lease>
+  /** Runs one statement on any pooled client, rows as arrays. */
+  query(query: SqlQuery): Promise<Row[]>
   /** Throws `CLOSED` once the store is closed. */
   assertOpen(): void
   /** An error of `pg` as the store reports it (`CLOSED` once closed, else `IO_ERROR`). */
@@ -29,14 +31,16 @@ const MIN_VALUE_PAGE_ROWS = 8
 /** Bytes a fetch with values aims at: chunks kept in the store can be up to 1 MiB each. */
 const PAGE_BYTES = 4 << 20
 
-type Row = [Buffer, Buffer | undefined]
+/** A row of a range: the key, and the value unless keys only were asked for. */
+export type Row = [Buffer, Buffer | undefined]
 
 /**
  * The rows of `query` (columns `key[, value]`) read from one snapshot: a `REPEATABLE READ
  * READ ONLY` transaction on a client of its own, begun when the first row is asked for, reads
  * them through a cursor a page at a time. A range that fits in the first page ends its
  * transaction and gives the client back before the first row is yielded; a longer one holds
- * it until it ends, is abandoned (`break`) or the store closes.
+ * it until it ends, is abandoned (`break`) or the store closes. A `limit` within one page
+ * needs no transaction: a single statement reads one snapshot.
  */
 export async function* snapshotRows(
   host: IterationHost,
@@ -46,8 +50,16 @@ export async function* snapshotRows(
   host.assertOpen()
   let remaining = options.limit ?? Infinity
   if (remaining <= 0) return
+  let pageRows = options.withValues ? VALUE_PAGE_ROWS : KEY_PAGE_ROWS
   let lease: Lease | undefined
   try {
+    if (remaining <= pageRows) {
+      for (const row of await host.query(query)) {
+        host.assertOpen()
+        yield row
+      }
+      return
+    }
     lease = await host.lease()
     const { client } = lease
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
@@ -56,7 +68,6 @@ export async function* snapshotRows(
       text: `DECLARE kv_range NO SCROLL CURSOR FOR ${query.text}`,
       values: query.values,
     })
-    let pageRows = options.withValues ? VALUE_PAGE_ROWS : KEY_PAGE_ROWS
     for (;;) {
       const asked = Math.min(pageRows, remaining)
       const { rows } = await client.query<Row>({
