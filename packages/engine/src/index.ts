@@ -10,9 +10,12 @@ export type {
   StageItem,
   StageResult,
 } from './chunks/chunk-store'
+export { createBlobChunkStore } from './chunks/blob-chunk-store'
+export type { BlobChunkStoreOptions } from './chunks/blob-chunk-store'
 export type { BlobInfo, BlobRange, BlobStore } from './chunks/blob-store'
 export { createLevelChunkStore } from './chunks/level-chunk-store'
 export type { LevelChunkStoreOptions } from './chunks/level-chunk-store'
+export { createMemoryBlobStore } from './chunks/memory-blob-store'
 export { createPackChunkStore } from './chunks/pack-chunk-store'
 export type { PackChunkStore, PackChunkStoreOptions } from './chunks/pack-chunk-store'
 export type { DamagedPack, PackRecoveryReport } from './chunks/pack-recovery'

@@ -7,7 +7,7 @@ interface Stored {
 }
 
 /** Keys compared as S3 compares them: by their UTF-8 bytes, not their UTF-16 code units. */
-function byUtf8(a: [Buffer, string], b: [Buffer, string]): number {
+function byUtf8(a: readonly [Buffer, ...unknown[]], b: readonly [Buffer, ...unknown[]]): number {
   return Buffer.compare(a[0], b[0])
 }
 
