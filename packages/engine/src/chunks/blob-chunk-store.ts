@@ -20,6 +20,7 @@ export interface BlobChunkStoreOptions {
   meta: MetaStore
   /** Where the chunk objects live (`chunks/<2 hex>/<64 hex>`). Owned by the caller. */
   blobs: BlobStore
+  /** How records are compressed, as in the other chunk stores. */
   compression?: CompressionOptions
   /**
    * How old (by the objects' `modified`) an unindexed object must be before `compact()`

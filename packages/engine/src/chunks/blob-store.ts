@@ -1,5 +1,6 @@
 /** One stored object, as {@link BlobStore.list} reports it. */
 export interface BlobInfo {
+  /** The object's key. */
   key: string
   /** Bytes of the object. */
   size: number
@@ -16,7 +17,9 @@ export interface BlobInfo {
  * with `start <= end` (else `RangeError`).
  */
 export interface BlobRange {
+  /** Offset of the first byte returned. */
   start: number
+  /** Offset just past the last byte returned. */
   end: number
 }
 

@@ -33,7 +33,8 @@ export function putGetTests(ctx: BlobSuiteContext): void {
     it('keeps objects under keys an HTTP client must encode apart', async () => {
       const { store } = await ctx.open()
       await Promise.all(ODD_KEYS.map((key, i) => store.put(key, Uint8Array.of(i))))
-      for (const [i, key] of ODD_KEYS.entries()) expect(hex(await store.get(key)), key).toBe(hex(Uint8Array.of(i)))
+      for (const [i, key] of ODD_KEYS.entries())
+        expect(hex(await store.get(key)), key).toBe(hex(Uint8Array.of(i)))
     })
 
     it('keeps its own copy: changing the bytes put or got changes nothing stored', async () => {

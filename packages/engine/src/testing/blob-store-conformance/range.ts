@@ -7,8 +7,7 @@ import { hex } from './samples'
 export function rangeTests(ctx: BlobSuiteContext): void {
   describe('get with a range', () => {
     const bytes = pseudoRandomBytes(10_000, 6)
-    const part = (start: number, end: number): string | undefined =>
-      hex(bytes.subarray(start, end))
+    const part = (start: number, end: number): string | undefined => hex(bytes.subarray(start, end))
 
     it('returns the start, the middle and the end of an object', async () => {
       const { store } = await ctx.open()
