@@ -2,7 +2,9 @@ import { EngineError } from '@svcdb/engine'
 
 /** Keys and secret of an S3 access key. */
 export interface S3Credentials {
+  /** The access key's id (it names the key and may appear in errors). */
   readonly accessKeyId: string
+  /** The secret that signs requests; it never leaves this process and never appears in errors. */
   readonly secretAccessKey: string
 }
 
