@@ -1,4 +1,5 @@
 import type { AbstractLevel } from 'abstract-level'
+import type { ChunkStore } from './chunks/chunk-store'
 import { CHUNK_SIZES } from './chunking/fastcdc'
 import { EngineCore } from './engine-core'
 import type { Clock } from './internal/clock'
@@ -12,17 +13,35 @@ import { DatabaseState } from './state/database-state'
 import { DATABASE_FORMAT_VERSION, readFormat, upgradeFormat } from './state/format-record'
 import { jsonValue } from './state/stored-json'
 import { VERSION_LOG_LIMIT } from './state/version-log'
+import type { MetaStore } from './meta/meta-store'
 import type { Storage } from './storage/open-storage'
 import { DEFAULT_HEAD_LOG_RETENTION_MS } from './versions/head-log'
 import { FORMAT_KEY, HEAD } from './meta/keys'
 
-/** Options of {@link Database.open}: a directory on disk, or any abstract-level database. */
+/**
+ * Options of {@link Database.open}: a directory on disk, any abstract-level database, or a
+ * metadata store (with, optionally, a chunk store) the caller opened. Exactly one of `path`,
+ * `level` and `meta`.
+ */
 export interface DatabaseOptions {
   /** Data directory: LevelDB metadata in `meta/`, chunk bytes in pack files in `packs/`. */
   path?: string
   /** An abstract-level database (memory-level, say) holding metadata and chunks alike. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   level?: AbstractLevel<any, any, any>
+  /**
+   * A metadata store the caller opened (`createPostgresMetaStore()` from `@svcdb/postgres`,
+   * `createLevelMetaStore()`...). Without `chunks`, chunks live in it too, as with `level`.
+   * The database owns it from here on: `db.close()` closes it, and so does an open that fails.
+   * Not with `path` or `level` (`INVALID_INPUT`).
+   */
+  meta?: MetaStore
+  /**
+   * With `meta` only (`INVALID_INPUT` otherwise): where chunk bytes live. A chunk store keeps
+   * its index (or its records) in the metadata store, whose batches commit what it stages, so
+   * it must have been made over this same `meta`. Closed with the database, like `meta`.
+   */
+  chunks?: ChunkStore
   /** Hash algorithm of a new database (default `sha256`); an existing one keeps its own. */
   hashAlgorithm?: HashAlgorithm
   clock?: Clock

@@ -16,7 +16,8 @@ import type { TreeView } from './read/tree-view'
 import type { EngineStats } from './stats/engine-stats'
 import { createSystemStore } from './system-store'
 import type { SystemStore } from './system-store'
-import { openDiskStorage, openLevelStorage } from './storage/open-storage'
+import { EngineError } from './errors'
+import { givenStorage, openDiskStorage, openLevelStorage } from './storage/open-storage'
 import type { Storage } from './storage/open-storage'
 import { withStoredVersion } from './versions/existing-version'
 import { verifyDatabase } from './verify/verify-database'
@@ -65,22 +66,25 @@ export class Database extends Workspace {
     this.forks = new Forks(core)
   }
 
-  /** Opens (creating when absent) a database on disk (`path`) or in an abstract-level database (`level`). */
+  /**
+   * Opens (creating when absent) a database on disk (`path`), in an abstract-level database
+   * (`level`) or on stores the caller opened (`meta`, optionally `chunks`).
+   */
   static async open(options: DatabaseOptions): Promise<Database> {
-    if ((options.path === undefined) === (options.level === undefined)) {
-      throw new TypeError('Database.open needs exactly one of `path` and `level`')
-    }
+    checkStorageOptions(options)
     const storage: Storage =
-      options.path !== undefined
-        ? await openDiskStorage(options.path, {
-            ...(options.packSizeLimit === undefined
-              ? {}
-              : { packSizeLimit: options.packSizeLimit }),
-            ...(options.chunkCacheBytes === undefined
-              ? {}
-              : { chunkCacheBytes: options.chunkCacheBytes }),
-          })
-        : await openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
+      options.meta !== undefined
+        ? givenStorage(options.meta, options.chunks)
+        : options.path !== undefined
+          ? await openDiskStorage(options.path, {
+              ...(options.packSizeLimit === undefined
+                ? {}
+                : { packSizeLimit: options.packSizeLimit }),
+              ...(options.chunkCacheBytes === undefined
+                ? {}
+                : { chunkCacheBytes: options.chunkCacheBytes }),
+            })
+          : await openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
     try {
       return new Database(await openCore(storage, options))
     } catch (err) {
@@ -327,6 +331,31 @@ export class Database extends Workspace {
   async close(): Promise<void> {
     await this.core.close()
   }
+}
+
+/**
+ * Exactly one of `path`, `level` and `meta`; `chunks` only with `meta`. Nothing passed in is
+ * closed when the combination is refused: the database never took it.
+ */
+function checkStorageOptions(options: DatabaseOptions): void {
+  if (options.meta !== undefined) {
+    const other = options.path !== undefined ? 'path' : options.level !== undefined ? 'level' : ''
+    if (other !== '')
+      throw new EngineError(
+        'INVALID_INPUT',
+        `Database.open takes \`meta\` or \`${other}\`, not both: \`meta\` is where the ` +
+          `metadata lives, as \`${other}\` is`,
+      )
+    return
+  }
+  if (options.chunks !== undefined)
+    throw new EngineError(
+      'INVALID_INPUT',
+      'Database.open takes `chunks` only with `meta`: a chunk store keeps its index in the ' +
+        'metadata store it was made over',
+    )
+  if ((options.path === undefined) === (options.level === undefined))
+    throw new TypeError('Database.open needs exactly one of `path`, `level` and `meta`')
 }
 
 async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {

@@ -108,6 +108,14 @@ export async function openLevelStorage(level: AnyLevel): Promise<Storage> {
 }
 
 /**
+ * Uses stores the caller opened: `meta`, and `chunks` or, without it, chunks kept in `meta`'s
+ * `chunk` space (as {@link openLevelStorage} does).
+ */
+export function givenStorage(meta: MetaStore, chunks?: ChunkStore): Storage {
+  return { meta, chunks: chunks ?? createLevelChunkStore({ meta }) }
+}
+
+/**
  * fsyncs the directories whose entries a new database created: the parent of the first
  * directory `mkdir` made, each directory from there down to `path`, and `path` itself (it
  * gained `meta/`).
