@@ -1,7 +1,7 @@
 import { checkMetaOps, isEngineError } from '@svcdb/engine'
 import type { KeyOf, MetaOp, MetaStore, RangeOptions, Space } from '@svcdb/engine'
 import pg from 'pg'
-import type { Pool } from 'pg'
+import type { Pool, QueryConfig } from 'pg'
 import { batchRows } from './batch-rows'
 import { keyBytes, keyOf, plainBytes } from './kv-keys'
 import { createKvTable, kvTable } from './kv-table'
@@ -112,8 +112,9 @@ function postgresMetaStore(pool: Pool, schema: string): MetaStore {
     const values = [rows.delSpaces, rows.delKeys, rows.putSpaces, rows.putKeys, rows.putValues]
     for (let attempt = 1; ; attempt++) {
       try {
-        if (sync) await pool.query({ name: `svcdb-kv-write-${schema}`, text: table.write, values })
-        else await writeAsyncCommit(pool, table.write, values)
+        const query = { name: `svcdb-kv-write-${schema}`, text: table.write, values }
+        if (sync) await pool.query(query)
+        else await writeAsyncCommit(pool, query)
         return
       } catch (err) {
         if (attempt >= WRITE_ATTEMPTS || !RETRYABLE.has(sqlState(err) ?? '')) throw err
@@ -199,12 +200,12 @@ function postgresMetaStore(pool: Pool, schema: string): MetaStore {
  * A write whose commit does not wait for the WAL flush (`sync: false`): a crash of the
  * server may lose it, never tear it.
  */
-async function writeAsyncCommit(pool: Pool, text: string, values: unknown[]): Promise<void> {
+async function writeAsyncCommit(pool: Pool, query: QueryConfig): Promise<void> {
   const client = await pool.connect()
   let failed: Error | undefined
   try {
     await client.query('BEGIN; SET LOCAL synchronous_commit TO off')
-    await client.query({ text, values })
+    await client.query(query)
     await client.query('COMMIT')
   } catch (err) {
     failed = err instanceof Error ? err : new Error(String(err))
