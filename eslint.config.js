@@ -107,6 +107,25 @@ export default tseslint.config(
     },
   },
   {
+    // STYLE.md "Layers": the scale-out drivers implement the engine's ports and nothing else.
+    files: ['packages/postgres/src/**/*.ts', 'packages/s3/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepImports,
+            {
+              group: ['@svcdb/*', '!@svcdb/engine'],
+              message: "Drivers implement the engine's ports: they import only @svcdb/engine.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/client/src/**/*.ts'],
     // `src/node/` is the Node-only entry (`@svcdb/client/node`), the one place for built-ins.
     ignores: ['**/*.test.ts', 'packages/client/src/node/**'],

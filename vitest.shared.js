@@ -10,3 +10,9 @@ export const workspaceAlias = [
   { find: /^@svcdb\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
   { find: /^@svcdb\/([a-z-]+)\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/$2/index.ts` },
 ]
+
+/**
+ * Tests that need the cluster services (PostgreSQL, S3) of `scripts/dev-services.sh`: left out
+ * of `pnpm test`, run by `pnpm test:cluster` (vitest.cluster.config.ts).
+ */
+export const clusterTests = '**/*.cluster.test.ts'

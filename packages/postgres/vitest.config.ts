@@ -1,0 +1,7 @@
+import { configDefaults, defineProject } from 'vitest/config'
+import { clusterTests, workspaceAlias } from '../../vitest.shared.js'
+
+export default defineProject({
+  resolve: { alias: workspaceAlias },
+  test: { name: 'postgres', exclude: [...configDefaults.exclude, clusterTests] },
+})
