@@ -369,7 +369,7 @@ async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
  */
 export async function openDatabaseOnStorage(
   storage: Storage,
-  options: Omit<DatabaseOptions, 'path' | 'level'> = {},
+  options: Omit<DatabaseOptions, 'path' | 'level' | 'meta' | 'chunks'> = {},
 ): Promise<Database> {
   // The constructor is private to keep it out of the public API, not from this module.
   const construct = Database as unknown as new (core: EngineCore) => Database
