@@ -167,6 +167,29 @@ describe('blob-chunk-store', () => {
     await f.close()
   })
 
+  it('stages many chunks in one call, in order, a hash repeated in the call once', async () => {
+    const blobs = createMemoryBlobStore()
+    const f = await fixture(blobs)
+    const [a, b] = [pseudoRandomBytes(3000, 40), pseudoRandomBytes(4000, 41)] as Uint8Array[]
+    await stageAndCommit(f, [b as Uint8Array])
+    const items = await Promise.all(
+      [a, b, a].map(async (bytes) => ({
+        hash: await idOf(bytes as Uint8Array),
+        bytes: bytes as Uint8Array,
+      })),
+    )
+    const results = (await f.store.stageMany?.(items)) ?? []
+    expect(results.map((r) => [r.isNew, r.ops.length])).toEqual([
+      [true, 1],
+      [false, 0],
+      [false, 1],
+    ])
+    expect((await collect(blobs.list(''))).length).toBe(2)
+    await commit(f, results)
+    expect(sameBytes(await f.store.read(items[0]!.hash), a as Uint8Array)).toBe(true)
+    await f.close()
+  })
+
   it('reads many chunks in order, at most readConcurrency objects at a time', async () => {
     const { blobs, control } = gatedBlobs()
     const f = await fixture(blobs, { readConcurrency: 3 })

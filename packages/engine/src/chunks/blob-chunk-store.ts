@@ -2,13 +2,14 @@ import { EngineError, isEngineError } from '../errors'
 import type { Clock } from '../internal/clock'
 import type { MetaStore } from '../meta/meta-store'
 import type { BlobStore } from './blob-store'
-import { blobIndexOp, blobObjectSize, decodeBlobChunkEntry } from './blob-chunk-entry'
+import { blobObjectSize, decodeBlobChunkEntry } from './blob-chunk-entry'
 import { blobChunkKey } from './blob-chunk-key'
 import { readBlobChunk, readBlobChunks } from './blob-chunk-read'
 import type { BlobStaged } from './blob-chunk-read'
+import { createBlobStager } from './blob-chunk-stager'
 import { sweepOrphans } from './blob-chunk-sweep'
 import type { CompressionOptions } from './chunk-codec'
-import { assertChunkHash, encodeChunkRecord, joinChunkRecord } from './chunk-record'
+import { encodeChunkRecord, joinChunkRecord } from './chunk-record'
 import type { ChunkStore, CompactReport, StageResult } from './chunk-store'
 import { checkCompactOptions, throwIfAborted } from './compact-options'
 import { stagedChunks } from './staged-chunks'
@@ -36,7 +37,6 @@ export interface BlobChunkStoreOptions {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
-const NOT_NEW: StageResult = { ops: [], isNew: false, storedBytes: 0 }
 const systemClock: Clock = { now: () => Date.now() }
 
 function ioError(action: string, err: unknown): EngineError {
@@ -102,9 +102,8 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
     assertOpen,
   })
 
-  /** Uploads the chunk's record unless the index holds it; `undefined` when it does. */
-  async function upload(hash: Uint8Array, bytes: Uint8Array): Promise<BlobStaged | undefined> {
-    if ((await meta.get('chunkidx', hash)) !== undefined) return undefined
+  /** Uploads the chunk's record; resolves once the object is durable. */
+  async function upload(hash: Uint8Array, bytes: Uint8Array): Promise<BlobStaged> {
     const record = await encodeChunkRecord(hash, bytes, compression)
     const key = blobChunkKey(hash)
     // A sweep deleting this very object: put after it, never alongside.
@@ -115,13 +114,20 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
     } catch (err) {
       throw ioError(`put of ${key}`, err)
     }
-    const entry = {
-      codec: record.codec,
-      rawLength: record.rawLength,
-      storedLength: record.body.length,
+    const { codec, rawLength } = record
+    return {
+      entry: { codec, rawLength, storedLength: record.body.length },
+      objectSize: record.length,
     }
-    return { entry, objectSize: record.length }
   }
+
+  const stageMany = createBlobStager({
+    table,
+    meta,
+    upload,
+    watch: (hash) => stagedDuringSweep?.add(blobChunkKey(hash)),
+    assertOpen,
+  })
 
   return {
     kind: 'blob',
@@ -136,20 +142,12 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
       return readBlobChunks(reads, hashes)
     },
 
-    async stage(hash, bytes): Promise<StageResult> {
-      assertOpen()
-      assertChunkHash(hash)
-      stagedDuringSweep?.add(blobChunkKey(hash))
-      const existing = table.get(hash)
-      if (existing !== undefined) {
-        const staged = await existing.promise
-        if (staged === undefined) return NOT_NEW
-        return { ops: [blobIndexOp(hash.slice(), staged.entry)], isNew: false, storedBytes: 0 }
-      }
-      const key = hash.slice()
-      const staged = await table.start(key, () => upload(key, bytes)).promise
-      if (staged === undefined) return NOT_NEW
-      return { ops: [blobIndexOp(key, staged.entry)], isNew: true, storedBytes: staged.objectSize }
+    stage(hash, bytes): Promise<StageResult> {
+      return stageMany([{ hash, bytes }]).then((results) => results[0] as StageResult)
+    },
+
+    stageMany(items) {
+      return stageMany(items)
     },
 
     async *entries() {

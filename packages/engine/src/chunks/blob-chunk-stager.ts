@@ -1,0 +1,89 @@
+import type { MetaStore } from '../meta/meta-store'
+import { blobIndexOp } from './blob-chunk-entry'
+import type { BlobStaged } from './blob-chunk-read'
+import { assertChunkHash } from './chunk-record'
+import type { StageItem, StageResult } from './chunk-store'
+import type { StagingTable } from './staging-table'
+
+/** What the stager uses of its blob chunk store. */
+export interface BlobStagerContext {
+  table: StagingTable<BlobStaged>
+  meta: MetaStore
+  /** Encodes and puts one chunk's object; resolves once it is durable. */
+  upload(hash: Uint8Array, bytes: Uint8Array): Promise<BlobStaged>
+  /** Called for every chunk staged, before anything else (the running sweep spares it). */
+  watch(hash: Uint8Array): void
+  assertOpen(): void
+}
+
+interface Fresh {
+  key: Uint8Array
+  bytes: Uint8Array
+  resolve(staged: BlobStaged | undefined): void
+  reject(err: unknown): void
+}
+
+const NOT_NEW: StageResult = { ops: [], isNew: false, storedBytes: 0 }
+
+/**
+ * The blob chunk store's `stageMany` (and `stage`, as a batch of one): the chunks of one call
+ * that are not staged yet are looked up in the index with one `getMany` (one round trip to a
+ * remote metadata store, not one per chunk), then those not indexed are uploaded side by side.
+ */
+export function createBlobStager(
+  context: BlobStagerContext,
+): (items: readonly StageItem[]) => Promise<StageResult[]> {
+  const { table, meta, upload, watch, assertOpen } = context
+
+  async function uploadFresh(fresh: Fresh[]): Promise<void> {
+    let indexed: (Uint8Array | undefined)[]
+    try {
+      indexed = await meta.getMany(
+        'chunkidx',
+        fresh.map(({ key }) => key),
+      )
+    } catch (err) {
+      for (const item of fresh) item.reject(err)
+      return
+    }
+    fresh.forEach((item, i) => {
+      if (indexed[i] !== undefined) item.resolve(undefined)
+      else upload(item.key, item.bytes).then(item.resolve, item.reject)
+    })
+  }
+
+  return async function stageMany(items: readonly StageItem[]): Promise<StageResult[]> {
+    assertOpen()
+    for (const { hash } of items) assertChunkHash(hash)
+    const fresh: Fresh[] = []
+    // Entries are registered before any await, so concurrent stages of a hash share one.
+    const entries = items.map(({ hash, bytes }) => {
+      watch(hash)
+      const key = hash.slice()
+      const existing = table.get(hash)
+      if (existing !== undefined) return { key, entry: existing, isFresh: false }
+      let settle: Pick<Fresh, 'resolve' | 'reject'> | undefined
+      const entry = table.start(
+        key,
+        () =>
+          new Promise<BlobStaged | undefined>((resolve, reject) => (settle = { resolve, reject })),
+      )
+      fresh.push({ key, bytes, ...(settle as Pick<Fresh, 'resolve' | 'reject'>) })
+      return { key, entry, isFresh: true }
+    })
+    if (fresh.length > 0) void uploadFresh(fresh)
+    // Settles once every stage has (the caller may then reuse the bytes), with the first
+    // failure if any; no rejection is left unhandled.
+    const settled = await Promise.allSettled(entries.map(({ entry }) => entry.promise))
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+    if (failed !== undefined) throw failed.reason
+    return entries.map(({ key, isFresh }, i): StageResult => {
+      const staged = (settled[i] as PromiseFulfilledResult<BlobStaged | undefined>).value
+      if (staged === undefined) return NOT_NEW
+      const ops = [blobIndexOp(key, staged.entry)]
+      return isFresh
+        ? { ops, isNew: true, storedBytes: staged.objectSize }
+        : { ops, isNew: false, storedBytes: 0 }
+    })
+  }
+}
