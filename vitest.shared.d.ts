@@ -1,2 +1,3 @@
 /** Vite aliases resolving `@svcdb/*` imports to package sources. */
 export declare const workspaceAlias: { find: RegExp; replacement: string }[]
+export declare const clusterTests: string

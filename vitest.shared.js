@@ -7,8 +7,8 @@ const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url))
  * `packages/<pkg>/src/<sub>/index.ts`, so tests run against sources without a build.
  */
 export const workspaceAlias = [
-  { find: /^@svcdb\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
-  { find: /^@svcdb\/([a-z-]+)\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/$2/index.ts` },
+  { find: /^@svcdb\/([a-z0-9-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
+  { find: /^@svcdb\/([a-z0-9-]+)\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/$2/index.ts` },
 ]
 
 /**

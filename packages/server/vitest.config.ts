@@ -1,7 +1,7 @@
-import { defineProject } from 'vitest/config'
-import { workspaceAlias } from '../../vitest.shared.js'
+import { configDefaults, defineProject } from 'vitest/config'
+import { clusterTests, workspaceAlias } from '../../vitest.shared.js'
 
 export default defineProject({
   resolve: { alias: workspaceAlias },
-  test: { name: 'server' },
+  test: { name: 'server', exclude: [...configDefaults.exclude, clusterTests] },
 })

@@ -8,6 +8,7 @@ it('exports exactly the public surface', () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
       "ARCHIVE_FORMAT_VERSION",
+      "BINARY_SPACES",
       "CHUNK_SIZES",
       "DEFAULT_HEAD_LOG_RETENTION_MS",
       "DEFAULT_INLINE_CHUNK_BYTES",
@@ -29,15 +30,19 @@ it('exports exactly the public surface', () => {
       "MAX_SYMLINK_HOPS",
       "QUERY_OPERATORS",
       "Snapshots",
+      "TEXT_SPACES",
       "TreeView",
       "VIRTUAL_FIELDS",
       "Workspace",
+      "checkMetaOps",
       "chunkStream",
       "countGlobAlternatives",
+      "createBlobChunkStore",
       "createChunker",
       "createHasher",
       "createLevelChunkStore",
       "createLevelMetaStore",
+      "createMemoryBlobStore",
       "createPackChunkStore",
       "createTieredChunkStore",
       "hasControlCharacter",
@@ -75,6 +80,7 @@ it('exports exactly the testing surface', () => {
   expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
     [
       "createSimulatedFileSystem",
+      "runBlobStoreConformance",
       "runChunkStoreConformance",
       "runMetaStoreConformance",
     ]

@@ -93,6 +93,25 @@ export function parsePath(raw: string): FlagValue<string> {
   return raw.trim() === '' ? expected('a non-empty path') : ok(raw)
 }
 
+/** `--meta`: a PostgreSQL connection URL. */
+export function parseMetaUrl(raw: string): FlagValue<string> {
+  const what = 'a PostgreSQL URL such as postgres://USER@HOST:PORT/DATABASE'
+  if (!/^postgres(ql)?:\/\//.test(raw)) return expected(what)
+  try {
+    const url = new URL(raw)
+    return url.hostname === '' ? expected(what) : ok(raw)
+  } catch {
+    return expected(what)
+  }
+}
+
+/** `--chunks`: an S3 bucket URL (checked in full by `@svcdb/s3` when the server opens it). */
+export function parseChunksUrl(raw: string): FlagValue<string> {
+  return /^s3:\/\/[^/?#]+/.test(raw)
+    ? ok(raw)
+    : expected('an S3 URL such as s3://BUCKET?endpoint=URL&region=R')
+}
+
 /** True for addresses only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)

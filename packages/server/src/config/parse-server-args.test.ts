@@ -39,6 +39,7 @@ describe('parseServerArgs', () => {
       action: 'run',
       config: {
         dataDir: '/tmp/d',
+        storage: { kind: 'embedded' },
         host: '::1',
         port: 0,
         auth: { kind: 'file', path: '/tmp/id' },

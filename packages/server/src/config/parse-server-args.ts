@@ -7,6 +7,8 @@ import {
   parseHost,
   parseLogFormat,
   parseLogLevel,
+  parseMetaUrl,
+  parseChunksUrl,
   parseNodeId,
   parseOrigins,
   parsePath,
@@ -19,7 +21,7 @@ import type { Environment } from './flag-environment'
 import { parseResetRootKeyArgs, RESET_ROOT_KEY_USAGE } from './parse-reset-root-key-args'
 import type { ResetRootKeyArgs } from './parse-reset-root-key-args'
 import { DEFAULT_SERVER_CONFIG } from './server-config'
-import type { ServerConfig } from './server-config'
+import type { ServerConfig, StorageConfig } from './server-config'
 
 /** What the command line asks for. */
 export type ServerArgs =
@@ -33,6 +35,8 @@ export type ServerArgs =
 /** Options whose value may also come from the environment (all but help and version). */
 const CONFIGURABLE = [
   'data',
+  'meta',
+  'chunks',
   'host',
   'port',
   'auth',
@@ -57,7 +61,12 @@ export const SERVER_USAGE = `Usage: svcdb-server [options]
        svcdb-server reset-root-key [--data DIR] [--auth MODE] [--revoke-others]
 
 Options:
-  --data DIR               data directory (default ./data)
+  --data DIR               data directory (default ./data); with --meta, local scratch only
+  --meta URL               keep metadata in PostgreSQL, shared by every node given the same
+                           URL: postgres://USER@HOST:PORT/DATABASE (default: in --data)
+  --chunks URL             with --meta, keep chunk bytes in S3:
+                           s3://BUCKET[/prefix]?endpoint=URL&region=R; credentials from
+                           AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (default: in PostgreSQL)
   --host HOST              address to listen on (default 127.0.0.1)
   --port PORT              port, 0 for any free port (default 6830)
   --auth MODE              disabled | self-contained | file://PATH (default self-contained)
@@ -86,6 +95,8 @@ ${RESET_ROOT_KEY_USAGE}`
 
 const options = {
   data: { type: 'string' },
+  meta: { type: 'string' },
+  chunks: { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
   auth: { type: 'string' },
@@ -137,6 +148,22 @@ function readSwitch(
   return read.value
 }
 
+/** `--meta` and `--chunks`: chunks in S3 need the metadata that indexes them in PostgreSQL. */
+function readStorage(
+  flag: FlagReader,
+  meta: string | undefined,
+  chunks: string | undefined,
+): StorageConfig {
+  const metaUrl = flag('meta', meta, parseMetaUrl, undefined)
+  const chunksUrl = flag('chunks', chunks, parseChunksUrl, undefined)
+  if (metaUrl === undefined) {
+    if (chunksUrl !== undefined)
+      throw new FlagError('--chunks needs --meta: the index of the chunks lives in PostgreSQL')
+    return { kind: 'embedded' }
+  }
+  return { kind: 'shared', meta: metaUrl, chunks: chunksUrl }
+}
+
 /**
  * Parses the server's command line (without `node` and the script path). Every option the
  * command line leaves out is read from its environment variable in `env` (`SVCDB_PORT` for
@@ -174,6 +201,7 @@ export function parseServerArgs(
     const flag = flagReader(env)
     const config: ServerConfig = {
       dataDir: flag('data', values.data, parsePath, d.dataDir),
+      storage: readStorage(flag, values.meta, values.chunks),
       host: flag('host', values.host, parseHost, d.host),
       port: flag('port', values.port, parsePort, d.port),
       auth: flag('auth', values.auth, parseAuthMode, d.auth),

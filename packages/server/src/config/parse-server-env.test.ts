@@ -24,6 +24,7 @@ describe('parseServerArgs with environment variables', () => {
       action: 'run',
       config: {
         dataDir: '/srv/svcdb',
+        storage: { kind: 'embedded' },
         host: '::1',
         port: 7000,
         auth: { kind: 'file', path: '/etc/svcdb/id' },

@@ -7,9 +7,20 @@ export type AuthMode =
   /** Identity kept in a separate database at `path`. */
   | { kind: 'file'; path: string }
 
+/**
+ * Where the database lives: in `dataDir` (LevelDB and pack files, the default), or shared by
+ * several nodes: metadata in PostgreSQL and chunks in S3 (`--meta`, `--chunks`; DESIGN §11).
+ * Without `chunks`, chunks are kept in PostgreSQL too (small databases only).
+ */
+export type StorageConfig =
+  | { kind: 'embedded' }
+  | { kind: 'shared'; meta: string; chunks: string | undefined }
+
 /** Everything the server is started with. */
 export interface ServerConfig {
+  /** The database's directory, or with shared storage the node's local scratch space. */
   dataDir: string
+  storage: StorageConfig
   host: string
   /** 0 picks a free port; the bound one is announced on standard output. */
   port: number
@@ -35,6 +46,7 @@ export interface ServerConfig {
 /** Defaults of DESIGN §7. */
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   dataDir: './data',
+  storage: { kind: 'embedded' },
   host: '127.0.0.1',
   port: 6830,
   auth: { kind: 'self-contained' },

@@ -1,6 +1,6 @@
 import { createAuth, createLoggingMagicLinkSender } from '@svcdb/auth'
+import type { Database } from '@svcdb/engine'
 import type { Auth, MagicLinkSender } from '@svcdb/auth'
-import { Database } from '@svcdb/engine'
 import { createEventBus, startHeartbeat, startMetricsPulse } from '@svcdb/events'
 import type { EventBus } from '@svcdb/events'
 import { createScheduler } from '@svcdb/scheduler'
@@ -35,6 +35,7 @@ import { registerTaskHandlers } from '../tasks/task-handlers'
 import { SERVER_VERSION } from '../version'
 import { createEngineEventPublisher } from './engine-events'
 import { createIndexConfigWatch } from './index-config-watch'
+import { openDatabase } from './open-database'
 import { startWebhooks } from './webhook-wiring'
 
 /** Everything a running server is made of, and how to release it. */
@@ -89,11 +90,9 @@ export async function openServices(
   options: { baseUrl: () => string; stdout: (text: string) => void },
 ): Promise<Services> {
   const startedAt = Date.now()
-  const db = await Database.open({
-    path: config.dataDir,
-    headLogRetentionMs: config.headLogRetentionMs,
-  })
-  const cleanups: (() => Promise<void> | void)[] = [() => db.close()]
+  const opened = await openDatabase(config)
+  const { db } = opened
+  const cleanups: (() => Promise<void> | void)[] = [() => opened.close()]
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse())
       await Promise.resolve(cleanup()).catch((err: unknown) =>

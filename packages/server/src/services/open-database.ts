@@ -1,0 +1,55 @@
+import { createBlobChunkStore, Database } from '@svcdb/engine'
+import type { BlobStore, ChunkStore, MetaStore } from '@svcdb/engine'
+import type { ServerConfig } from '../config/server-config'
+
+/** The server's database and how to release everything opened for it. */
+export interface OpenedDatabase {
+  db: Database
+  /** Closes the database, then the stores it does not own (the S3 client). */
+  close(): Promise<void>
+}
+
+/**
+ * Opens the database the configuration names: the data directory, or PostgreSQL (and S3)
+ * shared with other nodes. The drivers are loaded only when asked for, so an embedded server
+ * never loads `pg` or the S3 SDK.
+ */
+export async function openDatabase(config: ServerConfig): Promise<OpenedDatabase> {
+  const options = { headLogRetentionMs: config.headLogRetentionMs }
+  const { storage } = config
+  if (storage.kind === 'embedded') {
+    const db = await Database.open({ path: config.dataDir, ...options })
+    return { db, close: () => db.close() }
+  }
+  const { createPostgresMetaStore } = await import('@svcdb/postgres')
+  const meta: MetaStore = await createPostgresMetaStore({ connectionString: storage.meta })
+  let blobs: BlobStore | undefined
+  try {
+    let chunks: ChunkStore | undefined
+    if (storage.chunks !== undefined) {
+      const { createS3BlobStore, parseS3Url } = await import('@svcdb/s3')
+      blobs = createS3BlobStore(parseS3Url(storage.chunks))
+      chunks = createBlobChunkStore({ meta, blobs })
+    }
+    const db = await Database.open({
+      meta,
+      ...(chunks === undefined ? {} : { chunks }),
+      ...options,
+    })
+    const opened = blobs
+    return {
+      db,
+      async close() {
+        try {
+          await db.close()
+        } finally {
+          await opened?.close()
+        }
+      },
+    }
+  } catch (err) {
+    await meta.close().catch(() => undefined)
+    await blobs?.close().catch(() => undefined)
+    throw err
+  }
+}

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readdir } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { client, login, startServerProcess } from '../kit'
+import type { ServerProcess } from '../kit'
+
+const run = promisify(execFile)
+
+function required(name: string): string {
+  const value = process.env[name]
+  if (value === undefined || value === '')
+    throw new Error(`${name} is not set: run under pnpm test:cluster (scripts/dev-services.sh)`)
+  return value
+}
+
+/**
+ * A server on PostgreSQL and S3 (`--meta`, `--chunks`), each run in a database and an S3
+ * prefix of its own: the whole database lives there, nothing in `--data`.
+ */
+describe('a server on PostgreSQL and S3', () => {
+  const id = randomBytes(6).toString('hex')
+  const adminUrl = required('DATABASE_URL')
+  const metaUrl = Object.assign(new URL(adminUrl), { pathname: `/svcdb_${id}` }).toString()
+  const chunksUrl = `s3://${required('S3_BUCKET')}/run-${id}?endpoint=${encodeURIComponent(
+    required('S3_ENDPOINT'),
+  )}&region=${required('S3_REGION')}`
+  const args = ['--meta', metaUrl, '--chunks', chunksUrl]
+  const servers: ServerProcess[] = []
+  const start = async () => {
+    const server = await startServerProcess(args)
+    servers.push(server)
+    return server
+  }
+
+  beforeAll(async () => {
+    await run('psql', [adminUrl, '-qc', `CREATE DATABASE svcdb_${id}`])
+  })
+  afterAll(async () => {
+    for (const server of servers) await server.dispose()
+    await run('psql', [adminUrl, '-qc', `DROP DATABASE IF EXISTS svcdb_${id} WITH (FORCE)`])
+  })
+
+  const big = randomBytes(3 * 1024 * 1024 + 17)
+  let rootApiKey: string
+
+  it('stores files in PostgreSQL and S3, nothing in --data', async () => {
+    const a = await start()
+    expect(a.rootApiKey).toMatch(/^svc_/)
+    rootApiKey = a.rootApiKey as string
+    const api = client(a.url, (await login(a.url, rootApiKey)).token)
+    expect((await api.put('/files/big.bin', big)).status).toBe(201)
+    expect((await api.put('/files/notes/a.txt', new TextEncoder().encode('hello'))).status).toBe(
+      201,
+    )
+    const read = await api.get('/files/big.bin')
+    expect(read.status).toBe(200)
+    expect(Buffer.from(await read.arrayBuffer()).equals(big)).toBe(true)
+    expect(await readdir(a.dataDir)).not.toContain('meta')
+  })
+
+  it('refuses a second process on the same database while the first runs', async () => {
+    await expect(startServerProcess(args)).rejects.toThrow(/another svcdb process/)
+  })
+
+  it('a new process on new local disk serves what the first stored, with its keys', async () => {
+    await servers[0]?.stop()
+    const b = await start()
+    expect(b.rootApiKey).toBeUndefined()
+    const api = client(b.url, (await login(b.url, rootApiKey)).token)
+    const read = await api.get('/files/big.bin')
+    expect(Buffer.from(await read.arrayBuffer()).equals(big)).toBe(true)
+    expect(await (await api.get('/files/notes/a.txt')).text()).toBe('hello')
+  })
+
+  it('keeps every acknowledged write across a kill -9', async () => {
+    const b = servers[1] as ServerProcess
+    const api = client(b.url, (await login(b.url, rootApiKey)).token)
+    const bodies = Array.from({ length: 8 }, (_, i) => randomBytes(1000 + i * 70_000))
+    const answers = await Promise.all(bodies.map((body, i) => api.put(`/files/k/${i}.bin`, body)))
+    expect(answers.map((r) => r.status)).toEqual(bodies.map(() => 201))
+    expect(await b.kill('SIGKILL')).toBe('SIGKILL')
+    const c = await start()
+    const after = client(c.url, (await login(c.url, rootApiKey)).token)
+    for (const [i, body] of bodies.entries()) {
+      const read = await after.get(`/files/k/${i}.bin`)
+      expect(read.status).toBe(200)
+      expect(Buffer.from(await read.arrayBuffer()).equals(body)).toBe(true)
+    }
+  })
+})
