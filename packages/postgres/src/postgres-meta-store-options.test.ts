@@ -17,6 +17,7 @@ describe('checkPostgresOptions', () => {
       connectionString: url,
       schema: DEFAULT_SCHEMA,
       poolSize: 10,
+      exclusive: false,
     })
   })
 
@@ -41,6 +42,17 @@ describe('checkPostgresOptions', () => {
           message: expect.stringContaining('schema'),
         }),
       )
+  })
+
+  it('refuses an exclusive that is not a boolean with INVALID_INPUT', () => {
+    expect(() =>
+      checkPostgresOptions({ connectionString: url, exclusive: 'yes' as never }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('exclusive'),
+      }),
+    )
   })
 
   it('refuses an empty connection string and a pool size below one', () => {
@@ -71,5 +83,12 @@ describe('createPostgresMetaStore', () => {
     )
     expect(failure).toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('svcdb') })
     expect((failure as { cause?: unknown }).cause).toBeInstanceOf(Error)
+  })
+
+  it('reports an unreachable server as IO_ERROR when exclusive too', async () => {
+    const failure = await createPostgresMetaStore({ connectionString: url, exclusive: true }).catch(
+      (err: unknown) => err,
+    )
+    expect(failure).toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('lock') })
   })
 })

@@ -15,6 +15,15 @@ export interface PostgresMetaStoreOptions {
    * page holds one until it ends.
    */
   poolSize?: number
+  /**
+   * Refuse to share the schema with another store (default `false`; the svcdb server passes
+   * `true`). Opening takes a session advisory lock on the schema over a connection of its own,
+   * held until `close()`, and fails with `LOCKED` while another store holds it. If that
+   * connection ends while the store is open, the lock is gone: every later `batch` fails with
+   * `LOCKED` (reads go on) and the lock is never taken again silently. Until nodes coordinate
+   * through PostgreSQL, two processes writing one schema would corrupt it.
+   */
+  exclusive?: boolean
 }
 
 /** {@link PostgresMetaStoreOptions} checked, with defaults filled in. */
@@ -22,6 +31,7 @@ export interface CheckedPostgresOptions {
   readonly connectionString: string
   readonly schema: string
   readonly poolSize: number
+  readonly exclusive: boolean
 }
 
 /** The default schema. */
@@ -33,7 +43,12 @@ const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/
 
 /** Checks `options` (`INVALID_INPUT` naming the bad one) and fills in the defaults. */
 export function checkPostgresOptions(options: PostgresMetaStoreOptions): CheckedPostgresOptions {
-  const { connectionString, schema = DEFAULT_SCHEMA, poolSize = DEFAULT_POOL_SIZE } = options
+  const {
+    connectionString,
+    schema = DEFAULT_SCHEMA,
+    poolSize = DEFAULT_POOL_SIZE,
+    exclusive = false,
+  } = options
   if (typeof connectionString !== 'string' || connectionString.trim() === '')
     throw new EngineError('INVALID_INPUT', 'connectionString must be a non-empty string')
   if (typeof schema !== 'string' || !PLAIN_IDENTIFIER.test(schema))
@@ -44,5 +59,7 @@ export function checkPostgresOptions(options: PostgresMetaStoreOptions): Checked
     )
   if (!Number.isSafeInteger(poolSize) || poolSize < 1)
     throw new EngineError('INVALID_INPUT', `poolSize must be a positive integer, got ${poolSize}`)
-  return { connectionString, schema, poolSize }
+  if (typeof exclusive !== 'boolean')
+    throw new EngineError('INVALID_INPUT', `exclusive must be a boolean, got ${String(exclusive)}`)
+  return { connectionString, schema, poolSize, exclusive }
 }

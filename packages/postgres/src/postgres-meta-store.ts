@@ -9,6 +9,8 @@ import { closedError, postgresError, sqlState } from './postgres-error'
 import { checkPostgresOptions } from './postgres-meta-store-options'
 import type { PostgresMetaStoreOptions } from './postgres-meta-store-options'
 import { rangeQuery } from './range-sql'
+import { acquireSchemaLock } from './schema-lock'
+import type { SchemaLock } from './schema-lock'
 import { snapshotRows } from './snapshot-rows'
 import type { IterationHost, Lease, Row } from './snapshot-rows'
 
@@ -22,7 +24,9 @@ const WRITE_ATTEMPTS = 3
  * keys as UTF-8), which PostgreSQL compares bytewise as LevelDB does. A batch is one
  * statement, so one transaction; an iteration reads one snapshot (a `REPEATABLE READ`
  * transaction with a cursor). Fails with `INVALID_INPUT` for bad options and `IO_ERROR`
- * when the database cannot be reached; closing the store ends its connections.
+ * when the database cannot be reached; closing the store ends its connections. With
+ * `exclusive: true` it fails with `LOCKED` while another store holds the schema, and its
+ * batches fail with `LOCKED` once its lock is lost.
  *
  * @example
  * const meta = await createPostgresMetaStore({ connectionString: process.env.DATABASE_URL! })
@@ -31,7 +35,9 @@ const WRITE_ATTEMPTS = 3
 export async function createPostgresMetaStore(
   options: PostgresMetaStoreOptions,
 ): Promise<MetaStore> {
-  const { connectionString, schema, poolSize } = checkPostgresOptions(options)
+  const { connectionString, schema, poolSize, exclusive } = checkPostgresOptions(options)
+  // The lock first: a refused open leaves nothing behind, not even the table.
+  const lock = exclusive ? await acquireSchemaLock(connectionString, schema) : undefined
   const pool = new pg.Pool({ connectionString, max: poolSize })
   // An idle connection that breaks is dropped by the pool; the next query reports it.
   pool.on('error', () => undefined)
@@ -39,12 +45,13 @@ export async function createPostgresMetaStore(
     await createKvTable(pool, schema)
   } catch (err) {
     await pool.end().catch(() => undefined)
+    await lock?.release()
     throw postgresError(`open of schema "${schema}"`, err)
   }
-  return postgresMetaStore(pool, schema)
+  return postgresMetaStore(pool, schema, lock)
 }
 
-function postgresMetaStore(pool: Pool, schema: string): MetaStore {
+function postgresMetaStore(pool: Pool, schema: string, lock: SchemaLock | undefined): MetaStore {
   const table = kvTable(schema)
   const leases = new Set<Lease>()
   const inFlight = new Set<Promise<unknown>>()
@@ -107,14 +114,18 @@ function postgresMetaStore(pool: Pool, schema: string): MetaStore {
     },
   }
 
+  // Checked as late as is free: a lost lock must stop writes, but costs no round trip to see.
+  const assertLocked = (): void => lock?.assertHeld()
+
   async function write(ops: readonly MetaOp[], sync: boolean): Promise<void> {
     const rows = batchRows(ops)
     const values = [rows.delSpaces, rows.delKeys, rows.putSpaces, rows.putKeys, rows.putValues]
     for (let attempt = 1; ; attempt++) {
       try {
         const query = { name: `svcdb-kv-write-${schema}`, text: table.write, values }
+        assertLocked()
         if (sync) await pool.query(query)
-        else await writeAsyncCommit(pool, query)
+        else await writeAsyncCommit(pool, query, assertLocked)
         return
       } catch (err) {
         if (attempt >= WRITE_ATTEMPTS || !RETRYABLE.has(sqlState(err) ?? '')) throw err
@@ -160,6 +171,8 @@ function postgresMetaStore(pool: Pool, schema: string): MetaStore {
 
     async batch(ops, options) {
       checkMetaOps(ops)
+      assertOpen()
+      assertLocked()
       await run('write', async () => {
         if (ops.length > 0) await write(ops, options.sync)
       })
@@ -190,6 +203,8 @@ function postgresMetaStore(pool: Pool, schema: string): MetaStore {
         await Promise.allSettled([...inFlight])
         for (const lease of [...leases]) lease.release(true)
         await pool.end()
+        // Only now: no write of this store can run once another process may take the lock.
+        await lock?.release()
       })()
       return closing
     },
@@ -198,14 +213,19 @@ function postgresMetaStore(pool: Pool, schema: string): MetaStore {
 
 /**
  * A write whose commit does not wait for the WAL flush (`sync: false`): a crash of the
- * server may lose it, never tear it.
+ * server may lose it, never tear it. `beforeCommit` may throw to roll it back.
  */
-async function writeAsyncCommit(pool: Pool, query: QueryConfig): Promise<void> {
+async function writeAsyncCommit(
+  pool: Pool,
+  query: QueryConfig,
+  beforeCommit: () => void,
+): Promise<void> {
   const client = await pool.connect()
   let failed: Error | undefined
   try {
     await client.query('BEGIN; SET LOCAL synchronous_commit TO off')
     await client.query(query)
+    beforeCommit()
     await client.query('COMMIT')
   } catch (err) {
     failed = err instanceof Error ? err : new Error(String(err))

@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto'
+import type { MetaStore } from '@svcdb/engine'
+import pg from 'pg'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createPostgresMetaStore } from './postgres-meta-store'
+
+function databaseUrl(): string {
+  const url = process.env.DATABASE_URL
+  if (url === undefined || url === '')
+    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
+  return url
+}
+
+/** The URL with an `application_name` of its own, so a test can count its connections. */
+function namedUrl(name: string): string {
+  const url = new URL(databaseUrl())
+  url.searchParams.set('application_name', name)
+  return url.toString()
+}
+
+const unique = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`
+const utf8 = (text: string) => new TextEncoder().encode(text)
+const put = (key: string, value = 'v') => [
+  { type: 'put' as const, space: 'ref' as const, key, value: utf8(value) },
+]
+
+describe('createPostgresMetaStore with exclusive: true', () => {
+  const schemas: string[] = []
+  const stores: MetaStore[] = []
+  let admin: pg.Client
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: databaseUrl() })
+    await admin.connect()
+  })
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close()
+  })
+  afterAll(async () => {
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await admin.end()
+  })
+
+  const newSchema = () => {
+    const schema = unique('svcdb_lock')
+    schemas.push(schema)
+    return schema
+  }
+  const open = async (schema: string, exclusive: boolean, connectionString = databaseUrl()) => {
+    const store = await createPostgresMetaStore({ connectionString, schema, exclusive })
+    stores.push(store)
+    return store
+  }
+  const connectionsNamed = async (name: string) => {
+    const { rows } = await admin.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [name],
+    )
+    return rows[0]?.n
+  }
+  /** The backend holding the schema's lock, found as an operator would, in `pg_locks`. */
+  const lockHolder = async (schema: string) => {
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+         AND classid::text::bigint = hashtext('svcdb:' || $1)::bigint & 4294967295
+         AND objid::text::bigint = hashtext($1)::bigint & 4294967295`,
+      [schema],
+    )
+    return rows.map((row) => row.pid)
+  }
+
+  it('refuses a second exclusive store on the schema with LOCKED, leaving no connection', async () => {
+    const schema = newSchema()
+    const first = await open(schema, true)
+    const name = unique('svcdb_second')
+    const failure = await createPostgresMetaStore({
+      connectionString: namedUrl(name),
+      schema,
+      exclusive: true,
+    }).catch((err: unknown) => err)
+    expect(failure).toMatchObject({
+      code: 'LOCKED',
+      message: expect.stringContaining(`schema "${schema}" is open in another svcdb process`),
+    })
+    // A backend leaves pg_stat_activity a moment after its client has gone.
+    await vi.waitFor(async () => expect(await connectionsNamed(name)).toBe(0))
+    expect(await lockHolder(schema)).toHaveLength(1)
+    await first.batch(put('still'), { sync: true })
+    expect(await first.get('ref', 'still')).toEqual(utf8('v'))
+  })
+
+  it('opens again once the holder has closed, and keeps the data', async () => {
+    const schema = newSchema()
+    const first = await open(schema, true)
+    await first.batch(put('kept'), { sync: true })
+    await first.close()
+    expect(await lockHolder(schema)).toEqual([])
+    const second = await open(schema, true)
+    expect(await second.get('ref', 'kept')).toEqual(utf8('v'))
+    await second.batch(put('more'), { sync: false })
+    expect(await lockHolder(schema)).toHaveLength(1)
+  })
+
+  it('leaves stores that are not exclusive alone', async () => {
+    const schema = newSchema()
+    const plain = await open(schema, false)
+    const exclusive = await open(schema, true)
+    const other = await open(schema, false)
+    await plain.batch(put('a'), { sync: true })
+    await other.batch(put('b'), { sync: false })
+    await exclusive.batch(put('c'), { sync: true })
+    expect(await exclusive.getMany('ref', ['a', 'b', 'c'])).toEqual([
+      utf8('v'),
+      utf8('v'),
+      utf8('v'),
+    ])
+  })
+
+  it('locks two schemas independently', async () => {
+    const [one, two] = [newSchema(), newSchema()]
+    const a = await open(one, true)
+    const b = await open(two, true)
+    await a.batch(put('x'), { sync: true })
+    await b.batch(put('y'), { sync: true })
+    await expect(open(one, true)).rejects.toMatchObject({ code: 'LOCKED' })
+    await expect(open(two, true)).rejects.toMatchObject({ code: 'LOCKED' })
+    const [holderOne, holderTwo] = [await lockHolder(one), await lockHolder(two)]
+    expect(holderOne).toHaveLength(1)
+    expect(holderTwo).toHaveLength(1)
+    expect(holderOne).not.toEqual(holderTwo)
+  })
+
+  it('fails every batch with LOCKED once its lock’s backend is killed; reads go on', async () => {
+    const schema = newSchema()
+    const store = await open(schema, true)
+    await store.batch(put('before'), { sync: true })
+    const [pid] = await lockHolder(schema)
+    expect(pid).toBeTypeOf('number')
+    const { rows } = await admin.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [
+      pid,
+    ])
+    expect(rows[0]?.ok).toBe(true)
+
+    // The store learns of the loss when the connection's end reaches it: wait for that, then
+    // it must stay refused.
+    await vi.waitFor(async () =>
+      expect(
+        await store.batch(put('racing'), { sync: true }).catch((err: unknown) => err),
+      ).toMatchObject({
+        code: 'LOCKED',
+      }),
+    )
+    for (const sync of [true, false])
+      await expect(store.batch(put('after'), { sync })).rejects.toMatchObject({
+        code: 'LOCKED',
+        message: expect.stringContaining(`lock on PostgreSQL schema "${schema}" was lost`),
+      })
+    expect(await store.get('ref', 'before')).toEqual(utf8('v'))
+    expect(await store.get('ref', 'after')).toBeUndefined()
+
+    // The lock is free for another process, and the old store does not take it back.
+    expect(await lockHolder(schema)).toEqual([])
+    const next = await open(schema, true)
+    await next.batch(put('next'), { sync: true })
+    await expect(store.batch(put('after'), { sync: true })).rejects.toMatchObject({
+      code: 'LOCKED',
+    })
+    expect(await next.get('ref', 'after')).toBeUndefined()
+  })
+})
