@@ -51,6 +51,7 @@ export { BINARY_SPACES, TEXT_SPACES } from './meta/meta-store'
 export type {
   BinarySpace,
   KeyOf,
+  MetaGuard,
   MetaOp,
   MetaStore,
   RangeOptions,

@@ -5,9 +5,10 @@ import { insufficientStorage } from '../internal/no-space'
 import { createInPlaceBudget } from './in-place-budget'
 import { logRotationOf } from './level-log-rotation'
 import { createLevelWriteQueue } from './level-write-queue'
+import type { QueuedBatch } from './level-write-queue'
 import { checkMetaOps } from './meta-op-check'
 import { BINARY_SPACES, TEXT_SPACES } from './meta-store'
-import type { KeyOf, MetaOp, MetaStore, RangeOptions, Space } from './meta-store'
+import type { KeyOf, MetaGuard, MetaOp, MetaStore, RangeOptions, Space } from './meta-store'
 
 // Any abstract-level database; the engine stores bytes and picks encodings per sublevel.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -47,7 +48,10 @@ function levelError(action: string, err: unknown, location?: string): EngineErro
  * memory). Each space is a sublevel; binary spaces use `view` keys, text spaces `utf8` keys.
  * The database must already be open; closing the store closes it.
  *
- * Batches are written one LevelDB write at a time (concurrent ones grouped); after a write
+ * Batches are written one LevelDB write at a time (concurrent ones grouped). Guards are
+ * checked in the queue's turn, with no write in flight, against the store plus the batches
+ * admitted before in the same group; this holds within one process, which LevelDB's lock
+ * makes the only writer. After a write
  * failed for lack of space, a classic-level database starts a new log before the next write
  * (see `createLevelWriteQueue`), so writes acknowledged once space is freed survive a restart.
  */
@@ -72,7 +76,7 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
   const onDisk = typeof location === 'string' ? location : undefined
   const ioError = (action: string, err: unknown) => levelError(action, err, onDisk)
   const startNewLog = logRotationOf(db)
-  const writes = createLevelWriteQueue<MetaOp>({
+  const writes = createLevelWriteQueue<MetaOp, MetaGuard>({
     async write(groups, sync) {
       const batch = db.batch()
       for (const ops of groups) {
@@ -83,6 +87,7 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
       await batch.write({ sync })
     },
+    admit: (group) => admitGuarded(group, (space, keys) => sub(space).getMany(keys)),
     wrap: (err) => ioError('write', err),
     ...(startNewLog === undefined ? {} : { startNewLog }),
   })
@@ -113,9 +118,10 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
     },
     async batch(ops: readonly MetaOp[], options) {
-      if (ops.length === 0) return
-      checkMetaOps(ops)
-      await writes.write(ops, options.sync)
+      const guards = options.guards?.length ? options.guards : undefined
+      if (ops.length === 0 && guards === undefined) return
+      checkMetaOps(ops, guards)
+      await writes.write(ops, options.sync, guards)
     },
     iterate<S extends Space>(space: S, range: RangeOptions<KeyOf<S>> = {}) {
       // Opened now, so the iteration reads the store as it is at this call; a closed store
@@ -167,6 +173,69 @@ export function createLevelMetaStore(db: AnyLevel): MetaStore {
       }
     },
   }
+}
+
+/**
+ * The verdict on each batch of a group (see `LevelWriteQueueOptions.admit`): the guarded keys
+ * are read once as the store is before the group, then each batch's guards are checked
+ * against those values as the batches admitted before it change them.
+ */
+async function admitGuarded(
+  group: readonly QueuedBatch<MetaOp, MetaGuard>[],
+  getMany: (space: Space, keys: unknown[]) => Promise<(Uint8Array | undefined)[]>,
+): Promise<unknown[]> {
+  const watched = new Map<string, MetaGuard>()
+  for (const { guards } of group) for (const guard of guards ?? []) watched.set(slot(guard), guard)
+  const bySpace = new Map<Space, MetaGuard[]>()
+  for (const guard of watched.values()) {
+    const list = bySpace.get(guard.space)
+    if (list === undefined) bySpace.set(guard.space, [guard])
+    else list.push(guard)
+  }
+  const values = new Map<string, Uint8Array | undefined>()
+  for (const [space, guards] of bySpace) {
+    const found = await getMany(
+      space,
+      guards.map((guard) => guard.key),
+    )
+    guards.forEach((guard, i) => values.set(slot(guard), found[i] ?? undefined))
+  }
+  return group.map(({ ops, guards }) => {
+    const failed = guards?.find((guard) => !holds(values.get(slot(guard)), guard.expect))
+    if (failed !== undefined) return guardConflict(failed, values.get(slot(failed)))
+    for (const op of ops) {
+      const at = slot(op)
+      if (watched.has(at)) values.set(at, op.type === 'put' ? op.value : undefined)
+    }
+    return undefined
+  })
+}
+
+/** A map key naming one key of one space (the space fixes the key's type). */
+function slot(entry: MetaOp | MetaGuard): string {
+  const { key } = entry
+  const name =
+    typeof key === 'string'
+      ? key
+      : Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
+  return `${entry.space}\u0000${name}`
+}
+
+function holds(stored: Uint8Array | undefined, expect: Uint8Array | null): boolean {
+  if (expect === null || stored === undefined) return expect === null && stored === undefined
+  return Buffer.compare(stored, expect) === 0
+}
+
+function guardConflict(guard: MetaGuard, stored: Uint8Array | undefined): EngineError {
+  const key =
+    typeof guard.key === 'string'
+      ? JSON.stringify(guard.key)
+      : Buffer.from(guard.key).toString('hex')
+  return new EngineError(
+    'CONFLICT',
+    `metadata batch: the guard on key ${key} of "${guard.space}" does not hold ` +
+      `(${stored === undefined ? 'the key is absent' : guard.expect === null ? 'the key is present' : 'another value is stored'})`,
+  )
 }
 
 /**

@@ -66,3 +66,66 @@ describe('createLevelWriteQueue', () => {
     expect(log).toEqual(['write a', 'write b'])
   })
 })
+
+describe('createLevelWriteQueue with guards', () => {
+  /** A queue whose `admit` refuses every batch guarded by 'no' and fails on 'throw'. */
+  function guarded() {
+    const log: string[] = []
+    const queue = createLevelWriteQueue<string, string>({
+      async write(groups) {
+        log.push(`write ${groups.map((ops) => ops.join('+')).join(',')}`)
+      },
+      async admit(group) {
+        log.push(`admit ${group.map((b) => b.guards?.join('&') ?? '-').join(',')}`)
+        if (group.some((b) => b.guards?.includes('throw'))) throw new Error('read failed')
+        return group.map((b) =>
+          b.guards?.includes('no') ? new EngineError('CONFLICT', 'no') : undefined,
+        )
+      },
+      wrap: (err) => new EngineError('IO_ERROR', 'failed', { cause: err }),
+    })
+    return { queue, log }
+  }
+
+  it('asks nothing of admit for a group without guards', async () => {
+    const { queue, log } = guarded()
+    await Promise.all([queue.write(['a'], true), queue.write(['b'], false)])
+    expect(log).toEqual(['write a', 'write b'])
+  })
+
+  it('leaves out a refused batch and still writes the rest of its group', async () => {
+    const { queue, log } = guarded()
+    const results = await Promise.allSettled([
+      queue.write(['a'], true),
+      queue.write(['b'], false, ['ok']),
+      queue.write(['c'], true, ['no']),
+      queue.write(['d'], false),
+    ])
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ])
+    expect(results[2]).toMatchObject({ reason: { code: 'CONFLICT' } })
+    expect(log).toEqual(['write a', 'admit ok,no,-', 'write b,d'])
+  })
+
+  it('writes nothing when every batch of the group is refused', async () => {
+    const { queue, log } = guarded()
+    await expect(queue.write(['a'], true, ['no'])).rejects.toMatchObject({ code: 'CONFLICT' })
+    expect(log).toEqual(['admit no'])
+  })
+
+  it('fails only the guarded batches when the guards cannot be read', async () => {
+    const { queue, log } = guarded()
+    const results = await Promise.allSettled([
+      queue.write(['a'], true),
+      queue.write(['b'], false, ['throw']),
+      queue.write(['c'], true),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(results[1]).toMatchObject({ reason: { code: 'IO_ERROR' } })
+    expect(log).toEqual(['write a', 'admit throw,-', 'write c'])
+  })
+})

@@ -22,6 +22,14 @@ export type MetaOp =
   | { type: 'del'; space: BinarySpace; key: Uint8Array }
   | { type: 'del'; space: TextSpace; key: string }
 
+/**
+ * A condition of a guarded batch: the value stored at `key` of `space` just before the batch
+ * is written must equal `expect` byte for byte, or, with `expect: null`, the key must be absent.
+ */
+export type MetaGuard =
+  | { space: BinarySpace; key: Uint8Array; expect: Uint8Array | null }
+  | { space: TextSpace; key: string; expect: Uint8Array | null }
+
 /** Bounds of an ordered iteration; keys compare bytewise (strings by their UTF-8 bytes). */
 export interface RangeOptions<K> {
   gt?: K
@@ -42,8 +50,20 @@ export interface MetaStore {
   /**
    * Applies every op or none. With `sync: true` it resolves only once the batch is on stable
    * storage.
+   *
+   * With `guards` (none costs no read), the batch is a compare-and-set: its ops apply only if every guard holds at
+   * the moment of the write, checked against the store as every batch committed before it
+   * left it (never against the batch's own ops), atomically with the write, also against
+   * other processes sharing the store. If one does not hold, nothing of the batch is written
+   * and it fails with `CONFLICT` naming the space and key; of batches racing on one guarded
+   * key, exactly one wins per value. Guards are checked even when `ops` is empty. An op or
+   * guard no store could take (unknown space, wrong key type, a value that is not bytes)
+   * fails with `INVALID_INPUT` before anything is queued; a closed store fails with `CLOSED`.
    */
-  batch(ops: readonly MetaOp[], options: { sync: boolean }): Promise<void>
+  batch(
+    ops: readonly MetaOp[],
+    options: { sync: boolean; guards?: readonly MetaGuard[] },
+  ): Promise<void>
   iterate<S extends Space>(
     space: S,
     range?: RangeOptions<KeyOf<S>>,

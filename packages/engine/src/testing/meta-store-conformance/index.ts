@@ -4,6 +4,7 @@ import { closeTests } from './close'
 import type { MetaStoreFixture, MetaStoreFixtureFactory, MetaStoreSupports } from './fixture'
 import { getTests } from './get'
 import { getManyTests } from './get-many'
+import { guardsTests } from './guards'
 import { iterateTests } from './iterate'
 import { iterateWhileWritingTests } from './iterate-while-writing'
 import { keysTests } from './keys'
@@ -13,7 +14,7 @@ export type { MetaStoreFixture, MetaStoreFixtureFactory, MetaStoreSupports } fro
 
 /**
  * Runs the `MetaStore` conformance suite (vitest) against fixtures made by
- * `makeFixture`: point reads, atomic batches, bytewise ordering, every range bound with limit
+ * `makeFixture`: point reads, atomic batches, guarded batches (compare-and-set), bytewise ordering, every range bound with limit
  * and reverse, isolated key spaces, iteration during writes and closing. `supports` declares
  * the optional features the implementation offers; the suite tests those too.
  *
@@ -49,6 +50,7 @@ export function runMetaStoreConformance(
     getTests(ctx)
     getManyTests(ctx)
     batchTests(ctx)
+    guardsTests(ctx)
     iterateTests(ctx)
     keysTests(ctx)
     spacesTests(ctx)
