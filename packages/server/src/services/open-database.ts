@@ -1,4 +1,9 @@
-import { createBlobChunkStore, Database } from '@svcdb/engine'
+import {
+  createBlobChunkStore,
+  createLevelChunkStore,
+  createTieredChunkStore,
+  Database,
+} from '@svcdb/engine'
 import type { BlobStore, ChunkStore, MetaStore } from '@svcdb/engine'
 import type { ServerConfig } from '../config/server-config'
 
@@ -22,14 +27,24 @@ export async function openDatabase(config: ServerConfig): Promise<OpenedDatabase
     return { db, close: () => db.close() }
   }
   const { createPostgresMetaStore } = await import('@svcdb/postgres')
-  const meta: MetaStore = await createPostgresMetaStore({ connectionString: storage.meta })
+  // One process per database until nodes coordinate their commits (LOCKED otherwise).
+  const meta: MetaStore = await createPostgresMetaStore({
+    connectionString: storage.meta,
+    exclusive: true,
+  })
   let blobs: BlobStore | undefined
   try {
     let chunks: ChunkStore | undefined
     if (storage.chunks !== undefined) {
       const { createS3BlobStore, parseS3Url } = await import('@svcdb/s3')
       blobs = createS3BlobStore(parseS3Url(storage.chunks))
-      chunks = createBlobChunkStore({ meta, blobs })
+      // Small chunks stay in PostgreSQL, committed with the metadata that names them: a small
+      // file then costs no S3 request to write or read (as the embedded layout keeps them in
+      // LevelDB). Larger ones go to S3.
+      chunks = createTieredChunkStore({
+        small: createLevelChunkStore({ meta }),
+        large: createBlobChunkStore({ meta, blobs }),
+      })
     }
     const db = await Database.open({
       meta,
