@@ -1,8 +1,9 @@
 import { checkMetaOps, isEngineError } from '@svcdb/engine'
-import type { KeyOf, MetaOp, MetaStore, RangeOptions, Space } from '@svcdb/engine'
+import type { KeyOf, MetaGuard, MetaOp, MetaStore, RangeOptions, Space } from '@svcdb/engine'
 import pg from 'pg'
-import type { Pool, QueryConfig } from 'pg'
+import type { Pool, PoolClient, QueryConfig } from 'pg'
 import { batchRows } from './batch-rows'
+import { failedGuard, guardConflict, guardSlot, lockGuardedKeys } from './guarded-write'
 import { keyBytes, keyOf, plainBytes } from './kv-keys'
 import { createKvTable, kvTable } from './kv-table'
 import { closedError, postgresError, sqlState } from './postgres-error'
@@ -23,7 +24,8 @@ const WRITE_ATTEMPTS = 3
  * `PRIMARY KEY (space, key)`, created with its schema when missing. Keys are `bytea` (text
  * keys as UTF-8), which PostgreSQL compares bytewise as LevelDB does. A batch is one
  * statement, so one transaction; an iteration reads one snapshot (a `REPEATABLE READ`
- * transaction with a cursor). Fails with `INVALID_INPUT` for bad options and `IO_ERROR`
+ * transaction with a cursor). A guarded batch is one transaction that locks its guarded keys
+ * (`FOR UPDATE`, or a placeholder row for an absent key) before comparing and writing. Fails with `INVALID_INPUT` for bad options and `IO_ERROR`
  * when the database cannot be reached; closing the store ends its connections. With
  * `exclusive: true` it fails with `LOCKED` while another store holds the schema, and its
  * batches fail with `LOCKED` once its lock is lost.
@@ -133,6 +135,39 @@ function postgresMetaStore(pool: Pool, schema: string, lock: SchemaLock | undefi
     }
   }
 
+  /**
+   * A guarded batch: one transaction that locks the guarded keys (see `lockGuardedKeys`),
+   * compares, and writes or rolls back with `CONFLICT`. The locks make the check and the
+   * write atomic against every other writer of the table, in any process.
+   */
+  async function writeGuarded(
+    ops: readonly MetaOp[],
+    guards: readonly MetaGuard[],
+    sync: boolean,
+  ): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await inTransaction(pool, sync, async (client) => {
+          const { values, placeholders } = await lockGuardedKeys(client, table.name, guards, ops)
+          const failed = failedGuard(guards, values)
+          if (failed !== undefined) throw guardConflict(failed, values.get(guardSlot(failed)))
+          const rows = batchRows([...placeholders, ...ops])
+          if (rows.delKeys.length + rows.putKeys.length > 0) {
+            await client.query({
+              name: `svcdb-kv-write-${schema}`,
+              text: table.write,
+              values: [rows.delSpaces, rows.delKeys, rows.putSpaces, rows.putKeys, rows.putValues],
+            })
+          }
+          assertLocked()
+        })
+        return
+      } catch (err) {
+        if (attempt >= WRITE_ATTEMPTS || !RETRYABLE.has(sqlState(err) ?? '')) throw err
+      }
+    }
+  }
+
   function rows<S extends Space>(space: S, range: RangeOptions<KeyOf<S>>, withValues: boolean) {
     const query = rangeQuery(table.name, space, range, withValues)
     return snapshotRows(host, query, { withValues, limit: range.limit })
@@ -170,11 +205,13 @@ function postgresMetaStore(pool: Pool, schema: string, lock: SchemaLock | undefi
     },
 
     async batch(ops, options) {
-      checkMetaOps(ops)
+      const guards = options.guards?.length ? options.guards : undefined
+      checkMetaOps(ops, guards)
       assertOpen()
       assertLocked()
       await run('write', async () => {
-        if (ops.length > 0) await write(ops, options.sync)
+        if (guards !== undefined) await writeGuarded(ops, guards, options.sync)
+        else if (ops.length > 0) await write(ops, options.sync)
       })
     },
 
@@ -208,6 +245,32 @@ function postgresMetaStore(pool: Pool, schema: string, lock: SchemaLock | undefi
       })()
       return closing
     },
+  }
+}
+
+/**
+ * Runs `work` in a transaction on a client of its own and commits (without waiting for the
+ * WAL flush unless `sync`); rolls back when `work` throws. The client goes back to the pool
+ * unless its ROLLBACK failed.
+ */
+async function inTransaction(
+  pool: Pool,
+  sync: boolean,
+  work: (client: PoolClient) => Promise<void>,
+): Promise<void> {
+  const client = await pool.connect()
+  let broken: Error | undefined
+  try {
+    await client.query(sync ? 'BEGIN' : 'BEGIN; SET LOCAL synchronous_commit TO off')
+    await work(client)
+    await client.query('COMMIT')
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      broken = rollback instanceof Error ? rollback : new Error(String(rollback))
+    })
+    throw err
+  } finally {
+    client.release(broken)
   }
 }
 
