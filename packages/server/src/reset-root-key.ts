@@ -6,6 +6,8 @@ import { Database, isEngineError } from '@svcdb/engine'
 import { createEngineIdentityStore } from './adapters'
 import type { ResetRootKeyConfig } from './config/parse-reset-root-key-args'
 import { ServerError } from './errors/server-error'
+import { openDatabase } from './services/open-database'
+import type { OpenedDatabase } from './services/open-database'
 
 // A database directory keeps its LevelDB metadata in `meta/` (engine layout); checking for it
 // first keeps a mistyped path from becoming a new, empty database.
@@ -37,18 +39,19 @@ async function openHeld(path: string, what: string): Promise<Database> {
  * Offline recovery of a lost root key (`svcdb-server reset-root-key`): with no server holding
  * the data directory (and, for `file://PATH`, the identity database), mints a new root key and,
  * with `revokeOthers`, revokes every other key of the root user. No other key, user or file is
- * changed. The data directory is opened even in `file` mode, so a server cannot start on it
- * meanwhile.
+ * changed. The data directory (or, with `--meta`, the database in PostgreSQL) is opened even
+ * in `file` mode, so a server cannot start on it meanwhile.
  *
  * @throws {ServerError} `CONFLICT` while a server holds a directory; `NOT_FOUND` when a path
  * holds no database.
  * @example
  * const { rootApiKey } = await resetRootKeyOffline({
- *   dataDir: './data', auth: { kind: 'self-contained' }, revokeOthers: false,
+ *   dataDir: './data', storage: { kind: 'embedded' }, auth: { kind: 'self-contained' },
+ *   revokeOthers: false,
  * })
  */
 export async function resetRootKeyOffline(config: ResetRootKeyConfig): Promise<ResetRootKeyResult> {
-  const db = await openHeld(config.dataDir, 'data directory')
+  const { db, close } = await openMain(config)
   try {
     if (config.auth.kind === 'self-contained') return await reset(db, config)
     const identity = await openHeld(config.auth.path, 'identity database')
@@ -58,7 +61,28 @@ export async function resetRootKeyOffline(config: ResetRootKeyConfig): Promise<R
       await identity.close()
     }
   } finally {
-    await db.close()
+    await close()
+  }
+}
+
+/** The database the server runs on: the data directory, or PostgreSQL (and S3) when shared. */
+async function openMain(config: ResetRootKeyConfig): Promise<OpenedDatabase> {
+  if (config.storage.kind === 'embedded') {
+    const db = await openHeld(config.dataDir, 'data directory')
+    return { db, close: () => db.close() }
+  }
+  try {
+    return await openDatabase(config.storage, config.dataDir)
+  } catch (err) {
+    // The schema's lock is held for as long as a server has the database open.
+    if (isEngineError(err, 'LOCKED')) {
+      throw new ServerError(
+        'CONFLICT',
+        'the database in PostgreSQL (--meta) is in use by a running server; stop it first',
+        { cause: err },
+      )
+    }
+    throw err
   }
 }
 

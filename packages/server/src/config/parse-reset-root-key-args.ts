@@ -3,11 +3,14 @@ import { parseAuthMode, parsePath } from './flag-values'
 import { rawFlag } from './flag-environment'
 import type { Environment } from './flag-environment'
 import { DEFAULT_SERVER_CONFIG } from './server-config'
-import type { AuthMode } from './server-config'
+import type { AuthMode, StorageConfig } from './server-config'
+import { storageFromFlags } from './storage-flags'
 
 /** What `svcdb-server reset-root-key` is asked to do. */
 export interface ResetRootKeyConfig {
   dataDir: string
+  /** Where the database lives, as given to the server (`--meta`, `--chunks`). */
+  storage: StorageConfig
   /** Where identity lives: `self-contained` or `file`, as given to the server. */
   auth: Exclude<AuthMode, { kind: 'disabled' }>
   /** Also revoke every other key of the root user. */
@@ -23,16 +26,18 @@ export type ResetRootKeyArgs =
 
 /** The lines of the server's usage that document `reset-root-key`. */
 export const RESET_ROOT_KEY_USAGE = `Commands:
-  reset-root-key [--data DIR] [--auth MODE] [--revoke-others]
+  reset-root-key [--data DIR | --meta URL [--chunks URL]] [--auth MODE] [--revoke-others]
                            offline recovery of a lost root key: with the server stopped,
                            mints a new root key and prints it (root api key: svc_…);
-                           --auth as given to the server (self-contained or file://PATH);
+                           --data, --meta, --chunks and --auth as given to the server;
                            --revoke-others also revokes every other key of root.
                            Nothing else changes.
 `
 
 const options = {
   data: { type: 'string' },
+  meta: { type: 'string' },
+  chunks: { type: 'string' },
   auth: { type: 'string' },
   'revoke-others': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -64,6 +69,11 @@ export function parseResetRootKeyArgs(
     const source = dataFlag?.source ?? '--data'
     return { action: 'error', message: `invalid value for ${source} (expected ${data.expected})` }
   }
+  const storage = storageFromFlags(
+    rawFlag('meta', values.meta, env),
+    rawFlag('chunks', values.chunks, env),
+  )
+  if ('error' in storage) return { action: 'error', message: `reset-root-key: ${storage.error}` }
   const authFlag = rawFlag('auth', values.auth, env)
   const auth =
     authFlag === undefined ? { value: DEFAULT_SERVER_CONFIG.auth } : parseAuthMode(authFlag.raw)
@@ -84,6 +94,7 @@ export function parseResetRootKeyArgs(
     action: 'reset-root-key',
     config: {
       dataDir: data.value,
+      storage,
       auth: auth.value,
       revokeOthers: values['revoke-others'] ?? false,
     },

@@ -7,8 +7,6 @@ import {
   parseHost,
   parseLogFormat,
   parseLogLevel,
-  parseMetaUrl,
-  parseChunksUrl,
   parseNodeId,
   parseOrigins,
   parsePath,
@@ -22,6 +20,7 @@ import { parseResetRootKeyArgs, RESET_ROOT_KEY_USAGE } from './parse-reset-root-
 import type { ResetRootKeyArgs } from './parse-reset-root-key-args'
 import { DEFAULT_SERVER_CONFIG } from './server-config'
 import type { ServerConfig, StorageConfig } from './server-config'
+import { storageFromFlags } from './storage-flags'
 
 /** What the command line asks for. */
 export type ServerArgs =
@@ -58,7 +57,7 @@ const ENVIRONMENT_LINES = CONFIGURABLE.map(
 
 /** Usage text of the server's command line. */
 export const SERVER_USAGE = `Usage: svcdb-server [options]
-       svcdb-server reset-root-key [--data DIR] [--auth MODE] [--revoke-others]
+       svcdb-server reset-root-key [--data DIR | --meta URL [--chunks URL]] [--auth MODE] [--revoke-others]
 
 Options:
   --data DIR               data directory (default ./data); with --meta, local scratch only
@@ -116,6 +115,16 @@ const options = {
 
 class FlagError extends Error {}
 
+function readStorage(
+  meta: string | undefined,
+  chunks: string | undefined,
+  env: Environment,
+): StorageConfig {
+  const storage = storageFromFlags(rawFlag('meta', meta, env), rawFlag('chunks', chunks, env))
+  if ('error' in storage) throw new FlagError(storage.error)
+  return storage
+}
+
 /** Reads one flag: from the command line, else the environment, else `fallback`. */
 type FlagReader = <T>(
   name: (typeof CONFIGURABLE)[number],
@@ -146,22 +155,6 @@ function readSwitch(
   const read = switchFlag(name, given, env)
   if ('error' in read) throw new FlagError(read.error)
   return read.value
-}
-
-/** `--meta` and `--chunks`: chunks in S3 need the metadata that indexes them in PostgreSQL. */
-function readStorage(
-  flag: FlagReader,
-  meta: string | undefined,
-  chunks: string | undefined,
-): StorageConfig {
-  const metaUrl = flag('meta', meta, parseMetaUrl, undefined)
-  const chunksUrl = flag('chunks', chunks, parseChunksUrl, undefined)
-  if (metaUrl === undefined) {
-    if (chunksUrl !== undefined)
-      throw new FlagError('--chunks needs --meta: the index of the chunks lives in PostgreSQL')
-    return { kind: 'embedded' }
-  }
-  return { kind: 'shared', meta: metaUrl, chunks: chunksUrl }
 }
 
 /**
@@ -201,7 +194,7 @@ export function parseServerArgs(
     const flag = flagReader(env)
     const config: ServerConfig = {
       dataDir: flag('data', values.data, parsePath, d.dataDir),
-      storage: readStorage(flag, values.meta, values.chunks),
+      storage: readStorage(values.meta, values.chunks, env),
       host: flag('host', values.host, parseHost, d.host),
       port: flag('port', values.port, parsePort, d.port),
       auth: flag('auth', values.auth, parseAuthMode, d.auth),

@@ -89,6 +89,7 @@ describe('parseServerArgs with environment variables', () => {
       action: 'reset-root-key',
       config: {
         dataDir: '/srv/svcdb',
+        storage: { kind: 'embedded' },
         auth: { kind: 'file', path: '/etc/svcdb/id' },
         revokeOthers: false,
       },

@@ -13,8 +13,7 @@ export type AuthMode =
  * Without `chunks`, chunks are kept in PostgreSQL too (small databases only).
  */
 export type StorageConfig =
-  | { kind: 'embedded' }
-  | { kind: 'shared'; meta: string; chunks: string | undefined }
+  { kind: 'embedded' } | { kind: 'shared'; meta: string; chunks: string | undefined }
 
 /** Everything the server is started with. */
 export interface ServerConfig {

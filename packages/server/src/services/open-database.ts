@@ -5,7 +5,7 @@ import {
   Database,
 } from '@svcdb/engine'
 import type { BlobStore, ChunkStore, MetaStore } from '@svcdb/engine'
-import type { ServerConfig } from '../config/server-config'
+import type { StorageConfig } from '../config/server-config'
 
 /** The server's database and how to release everything opened for it. */
 export interface OpenedDatabase {
@@ -19,11 +19,13 @@ export interface OpenedDatabase {
  * shared with other nodes. The drivers are loaded only when asked for, so an embedded server
  * never loads `pg` or the S3 SDK.
  */
-export async function openDatabase(config: ServerConfig): Promise<OpenedDatabase> {
-  const options = { headLogRetentionMs: config.headLogRetentionMs }
-  const { storage } = config
+export async function openDatabase(
+  storage: StorageConfig,
+  dataDir: string,
+  options: { headLogRetentionMs?: number } = {},
+): Promise<OpenedDatabase> {
   if (storage.kind === 'embedded') {
-    const db = await Database.open({ path: config.dataDir, ...options })
+    const db = await Database.open({ path: dataDir, ...options })
     return { db, close: () => db.close() }
   }
   const { createPostgresMetaStore } = await import('@svcdb/postgres')

@@ -90,7 +90,9 @@ export async function openServices(
   options: { baseUrl: () => string; stdout: (text: string) => void },
 ): Promise<Services> {
   const startedAt = Date.now()
-  const opened = await openDatabase(config)
+  const opened = await openDatabase(config.storage, config.dataDir, {
+    headLogRetentionMs: config.headLogRetentionMs,
+  })
   const { db } = opened
   const cleanups: (() => Promise<void> | void)[] = [() => opened.close()]
   const closeAll = async () => {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { readdir } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runServerBinary } from '../e2e/run-binary'
 import { client, login, startServerProcess } from '../kit'
 import type { ServerProcess } from '../kit'
 
@@ -88,5 +89,29 @@ describe('a server on PostgreSQL and S3', () => {
       expect(read.status).toBe(200)
       expect(Buffer.from(await read.arrayBuffer()).equals(body)).toBe(true)
     }
+  })
+
+  it('reset-root-key refuses while a server runs, then mints a key the next server accepts', async () => {
+    const refused = await runServerBinary(['reset-root-key', ...args])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('is in use by a running server; stop it first')
+    await servers.at(-1)?.stop()
+    const reset = await runServerBinary(['reset-root-key', '--revoke-others', ...args])
+    expect(reset.code).toBe(0)
+    const minted = /^root api key: (svc_\S+)$/m.exec(reset.stdout)?.[1] as string
+    expect(minted).toMatch(/^svc_/)
+    const d = await start()
+    const status = async (key: string) =>
+      (
+        await fetch(`${d.url}/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ api_key: key }),
+        })
+      ).status
+    expect(await status(minted)).toBe(200)
+    expect(await status(rootApiKey)).toBe(401)
+    const api = client(d.url, (await login(d.url, minted)).token)
+    expect(await (await api.get('/files/notes/a.txt')).text()).toBe('hello')
   })
 })
