@@ -3,17 +3,18 @@ import type { ChunkStore } from './chunks/chunk-store'
 import { CHUNK_SIZES } from './chunking/fastcdc'
 import { EngineCore } from './engine-core'
 import type { Clock } from './internal/clock'
-import { EngineError } from './errors'
+import { EngineError, isEngineError } from './errors'
 import { createHasher } from './hashing/create-hasher'
 import type { HashAlgorithm } from './hashing/hasher'
 import { ObjectStore, WriteSet } from './objects/object-store'
 import { rootPage } from './objects/root-page'
 import { pageTotals } from './objects/tree-objects'
-import { DatabaseState } from './state/database-state'
+import { DatabaseState, readVersionState } from './state/database-state'
+import { readCommitToken, sealWithToken } from './state/commit-token'
 import { DATABASE_FORMAT_VERSION, readFormat, upgradeFormat } from './state/format-record'
 import { jsonValue } from './state/stored-json'
 import { VERSION_LOG_LIMIT } from './state/version-log'
-import type { MetaStore } from './meta/meta-store'
+import type { MetaOp, MetaStore } from './meta/meta-store'
 import type { Storage } from './storage/open-storage'
 import { DEFAULT_HEAD_LOG_RETENTION_MS } from './versions/head-log'
 import { FORMAT_KEY, HEAD } from './meta/keys'
@@ -66,6 +67,16 @@ export interface DatabaseOptions {
    * only packs no longer appended to, so smaller packs give space back sooner.
    */
   packSizeLimit?: number
+  /**
+   * For several processes (nodes) opening one database on a shared `meta` (PostgreSQL, say):
+   * they then act as one database. Every batch that moves refs is a compare-and-set on a
+   * commit token, so a node that committed on a state another node had moved since applies
+   * its writes again on the new state (no update is lost; a conditional write is decided on
+   * the newest state), and reads of HEAD and named refs first check the token (one read) and
+   * reload when another node committed. `gc()` is refused until cluster leases exist. Needs
+   * `meta` (`INVALID_INPUT` with `path` or `level`); every process must open it shared.
+   */
+  shared?: boolean
 }
 
 const systemClock: Clock = { now: () => Date.now() }
@@ -102,14 +113,23 @@ export async function openCore(
     }
     const init = new WriteSet(objects)
     const root = init.put({ type: 'leaf', entries: [] })
-    await meta.batch(
-      [
-        ...init.ops(),
-        { type: 'put', space: 'ref', key: HEAD, value: root },
-        { type: 'put', space: 'meta', key: FORMAT_KEY, value: jsonValue(format) },
-      ],
-      { sync: true },
-    )
+    const ops: MetaOp[] = [
+      ...init.ops(),
+      { type: 'put', space: 'ref', key: HEAD, value: root },
+      { type: 'put', space: 'meta', key: FORMAT_KEY, value: jsonValue(format) },
+    ]
+    if (options.shared !== true) await meta.batch(ops, { sync: true })
+    else {
+      // Nodes creating the database at once: one creates it, the others open what it made.
+      const seal = sealWithToken(0)
+      try {
+        await meta.batch([...ops, ...seal.ops], { sync: true, guards: seal.guards })
+      } catch (err) {
+        if (!isEngineError(err, 'CONFLICT')) throw err
+        format = await readFormat(meta)
+        if (format === undefined) throw err
+      }
+    }
   }
   const limit = options.versionLogLimit ?? VERSION_LOG_LIMIT
   if (!Number.isSafeInteger(limit) || limit < 0)
@@ -119,7 +139,12 @@ export async function openCore(
     throw new RangeError(
       `headLogRetentionMs must be a non-negative integer, got ${headLogRetentionMs}`,
     )
-  const state = await DatabaseState.load(meta, limit)
+  let state: DatabaseState
+  let sharedToken: number | undefined
+  if (options.shared === true) {
+    // The token first: a state newer than its token only costs a retried batch, never a lost one.
+    ;({ state, token: sharedToken } = await loadShared(meta, limit))
+  } else state = await DatabaseState.load(meta, limit)
   const head = state.refs.get(HEAD)
   if (head === undefined) throw new EngineError('CONTENT_CORRUPT', 'the database has no HEAD ref')
   const headTotals = pageTotals(await rootPage(objects, head))
@@ -135,5 +160,24 @@ export async function openCore(
     headTotals,
     indexesInUse,
     headLogRetentionMs,
+    ...(sharedToken === undefined ? {} : { sharedToken }),
   })
+}
+
+/**
+ * A shared database's state with the token it is the state of: token, state, token, until
+ * both tokens agree (or, after a few tries, under the first one: the next batch then loses and
+ * reloads). Not trimmed to `versionLogLimit` here: commit batches trim as they go, and a
+ * batch outside the commit path would race the other nodes'.
+ */
+async function loadShared(
+  meta: MetaStore,
+  limit: number,
+): Promise<{ state: DatabaseState; token: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const token = await readCommitToken(meta)
+    const stored = await readVersionState(meta)
+    if (attempt < 20 && (await readCommitToken(meta)) !== token) continue
+    return { state: DatabaseState.of(stored, limit), token }
+  }
 }

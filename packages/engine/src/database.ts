@@ -133,6 +133,7 @@ export class Database extends Workspace {
   ): Promise<{ version: string; previous: string }> {
     const root = parseHash(version)
     const expectHead = checkHeadMoveOptions(options)
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     await assertVersionRoot(this.core, root)
     return withStoredVersion(this.core, root, () =>
       this.core.writes.submit(
@@ -165,6 +166,7 @@ export class Database extends Workspace {
    */
   async history(path: string): Promise<HistoryEntry[]> {
     this.core.assertOpen()
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return history(this.core, path)
   }
 
@@ -194,7 +196,7 @@ export class Database extends Workspace {
         : options.snapshot !== undefined
           ? { snapshot: options.snapshot }
           : undefined
-    return writeArchive(this.core, spec, null, options)
+    return this.refreshedArchive(() => writeArchive(this.core, spec, null, options))
   }
 
   /**
@@ -203,6 +205,7 @@ export class Database extends Workspace {
    * progress, stops at `signal` (recording nothing), and does nothing when they are built.
    */
   async reindex(path: string, options: ReindexOptions = {}): Promise<ReindexResult> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return buildIndexes(this.core, path, options)
   }
 
@@ -236,7 +239,19 @@ export class Database extends Workspace {
    * version hash: what `to` holds and `from` lacks. It costs in proportion to the change.
    */
   diffArchive(options: { from: string; to?: string } & ExportOptions): AsyncGenerator<Uint8Array> {
-    return writeArchive(this.core, options.to, options.from, options)
+    return this.refreshedArchive(() => writeArchive(this.core, options.to, options.from, options))
+  }
+
+  /** In a shared database, an archive of the versions named as of a refresh at its first read. */
+  private refreshedArchive(
+    write: () => AsyncGenerator<Uint8Array>,
+  ): AsyncGenerator<Uint8Array> {
+    const { shared } = this.core
+    if (shared === undefined) return write()
+    return (async function* () {
+      await shared.refresh()
+      yield* write()
+    })()
   }
 
   /**
@@ -249,15 +264,24 @@ export class Database extends Workspace {
     options: ImportOptions = {},
   ): Promise<ImportResult> {
     const input = source instanceof Uint8Array ? oneChunk(source) : source
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return importArchive(this.core, input, options)
   }
 
   /**
    * Collects garbage online (DESIGN §3.6): objects and chunks no ref, version-log entry,
    * HEAD-log entry within its retention window or running operation reaches are removed while writes go on, then pack files with much dead
-   * space are compacted. One collection runs at a time (`CONFLICT` otherwise).
+   * space are compacted. One collection runs at a time (`CONFLICT` otherwise). Refused with
+   * `CONFLICT` in a shared database: other nodes' uploads and commits are invisible to its
+   * marking until a cluster lease coordinates them.
    */
   async gc(options?: GcOptions): Promise<GcResult> {
+    if (this.core.shared !== undefined)
+      throw new EngineError(
+        'CONFLICT',
+        'GC of a shared database needs the cluster lease, coming in issue 20\'s next step; ' +
+          'nothing was collected',
+      )
     return collectGarbage(this.core, options)
   }
 
@@ -267,6 +291,7 @@ export class Database extends Workspace {
    * reach it. Runs online; repairs nothing.
    */
   async verify(options?: VerifyOptions): Promise<VerifyResult> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return verifyDatabase(this.core, options)
   }
 
@@ -313,7 +338,27 @@ export class Database extends Workspace {
     return this.core.feed.iterate(options)
   }
 
-  /** The counters of DESIGN §3.7, in constant time. */
+  /**
+   * In a shared database, makes what this node reads at least as new as the store was when
+   * called: one read of the commit token, and a reload of refs, their info, counters and
+   * HEAD's totals when another node committed since. Reads of HEAD and named refs (files,
+   * listings, history, snapshots, forks) call it themselves; call it before the synchronous
+   * `head()`, `view()`, `at()` and `stats()` to see other nodes' commits. Concurrent calls
+   * share one reload. Does nothing in a database that is not shared.
+   *
+   * @example
+   * await db.refresh()
+   * console.log(db.head(), db.stats().files)
+   */
+  async refresh(): Promise<void> {
+    this.core.assertOpen()
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
+  }
+
+  /**
+   * The counters of DESIGN §3.7, in constant time. In a shared database, as of the last
+   * refresh (see {@link Database.refresh}).
+   */
   stats(): EngineStats {
     const { core } = this
     return core.meters.snapshot({
@@ -338,6 +383,12 @@ export class Database extends Workspace {
  * closed when the combination is refused: the database never took it.
  */
 function checkStorageOptions(options: DatabaseOptions): void {
+  if (options.shared === true && options.meta === undefined)
+    throw new EngineError(
+      'INVALID_INPUT',
+      `Database.open takes \`shared\` only with \`meta\`: ${options.path !== undefined ? '`path`' : options.level !== undefined ? '`level`' : 'a database'} ` +
+        'belongs to one process; several share a database through a shared metadata store',
+    )
   if (options.meta !== undefined) {
     const other = options.path !== undefined ? 'path' : options.level !== undefined ? 'level' : ''
     if (other !== '')

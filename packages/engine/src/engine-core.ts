@@ -15,11 +15,14 @@ import type { ObjectStore } from './objects/object-store'
 import type { Totals } from './objects/tree-objects'
 import { TreeView } from './read/tree-view'
 import type { ViewContext } from './read/view-context'
-import type { DatabaseState } from './state/database-state'
+import type { DatabaseState, StoredVersionState } from './state/database-state'
 import type { FormatRecord } from './state/format-record'
 import { HeadTotals } from './state/head-totals'
 import { DatabaseMeters } from './stats/database-meters'
 import { HEAD } from './meta/keys'
+import { rootPage } from './objects/root-page'
+import { pageTotals } from './objects/tree-objects'
+import { SharedState } from './state/shared-state'
 
 /** Storage and bookkeeping of an open database, before the core is built. */
 export interface CoreParts {
@@ -34,6 +37,11 @@ export interface CoreParts {
   indexesInUse: boolean
   /** How long versions named in the HEAD log are kept from GC. */
   headLogRetentionMs: number
+  /**
+   * Set when several processes share the database: the commit token the loaded state is
+   * that of (0: none written yet).
+   */
+  sharedToken?: number
 }
 
 /**
@@ -61,6 +69,11 @@ export class EngineCore {
   readonly headTotals: HeadTotals
   readonly committer: Committer
   readonly writes: WritePath
+  /**
+   * Set when several processes share the database (`shared: true`): the commit token and the
+   * reload of the version state. Unset, nothing is ever reloaded or guarded.
+   */
+  readonly shared: SharedState | undefined
   private closed = false
 
   constructor(parts: CoreParts) {
@@ -96,6 +109,13 @@ export class EngineCore {
         return result
       },
     }
+    this.shared =
+      parts.sharedToken === undefined
+        ? undefined
+        : new SharedState(
+            { meta: parts.meta, prepare: (stored) => this.prepareReload(stored) },
+            parts.sharedToken,
+          )
     this.committer = new Committer({
       meta: parts.meta,
       objects: parts.objects,
@@ -103,10 +123,11 @@ export class EngineCore {
       now,
       rootOf: (ref) => this.state.refs.get(ref),
       groupOps: (moves, tally) => this.state.groupOps(moves, tally),
-      onCommitted: (moves, tally, changes) => {
-        this.state.committed(moves, tally)
+      onCommitted: (moves, tally, changes, current) => {
+        // Not current: a reload already installed a state holding these moves.
+        if (current) this.state.committed(moves, tally)
         for (const move of moves) if (move.to !== null) this.gc.add(move.to)
-        if (moves.some((m) => m.ref === HEAD)) this.headTotals.refresh()
+        if (current && moves.some((m) => m.ref === HEAD)) this.headTotals.refresh()
         this.feed.emit(changes)
       },
       onFlush: (ms) => this.meters.latency.flush.record(ms),
@@ -115,8 +136,25 @@ export class EngineCore {
         return maintainIndexes({ objects, chunks: this.chunks, meta: this.meta }, from, to)
       },
       onDerived: (roots) => this.gc.add(...roots),
+      ...(this.shared === undefined ? {} : { shared: this.shared }),
     })
     this.writes = new WritePath({ committer: this.committer, assertOpen: () => this.assertOpen() })
+  }
+
+  /**
+   * What a reload installs besides the state: HEAD's totals (read now, so stats never lag)
+   * and whether indexes are in use (another node may have built the first).
+   */
+  private async prepareReload(stored: StoredVersionState): Promise<() => void> {
+    const head = stored.refs.get(HEAD)
+    const totals = head === undefined ? undefined : pageTotals(await rootPage(this.objects, head))
+    let indexed = this.indexes.inUse
+    if (!indexed) for await (const _key of this.meta.keys('idx', { limit: 1 })) indexed = true
+    return () => {
+      this.state.replace(stored)
+      if (totals !== undefined) this.headTotals.set(totals)
+      if (indexed) this.indexes.markInUse()
+    }
   }
 
   get isClosed(): boolean {

@@ -28,6 +28,7 @@ import {
 } from './write/mutations'
 import type { FileFields, WriteFileOptions, WriteOutcome } from './write/mutations'
 import type { WriteData } from './write/write-data'
+import { refreshedStream } from './state/refreshed-stream'
 
 /** What a file write returns: the entry written, the version produced, and whether it is new. */
 export type WriteResult = Entry & { version: string; created: boolean }
@@ -74,14 +75,18 @@ export class Workspace {
     return forkOf(this.ref)
   }
 
-  /** Hex hash of the latest version of this workspace. */
+  /**
+   * Hex hash of the latest version of this workspace. In a shared database, as of the last
+   * refresh: `await db.refresh()` first to see other nodes' commits.
+   */
   head(): string {
     return toHex(this.core.state.rootOf(this.ref))
   }
 
   /**
    * A read-only view of this workspace's latest version, pinned: later writes do not change
-   * what it reads, so a stat and the read that follows it see the same file.
+   * what it reads, so a stat and the read that follows it see the same file. In a shared
+   * database, the latest as of the last refresh (`await db.refresh()` first).
    */
   view(): TreeView {
     this.core.assertOpen()
@@ -89,32 +94,42 @@ export class Workspace {
   }
 
   async stat(path: string, options?: StatOptions): Promise<Entry> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return this.current().stat(path, options)
   }
 
   /** Queries a directory's documents in this workspace's latest version (see {@link TreeView.query}). */
   async query(options: QueryOptions): Promise<QueryResult> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return this.current().query(options)
   }
 
   async readFile(path: string): Promise<Uint8Array> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return this.current().readFile(path)
   }
 
   createReadStream(path: string, options?: ReadStreamOptions): ReadableStream<Uint8Array> {
-    return this.current().createReadStream(path, options)
+    const { shared } = this.core
+    if (shared === undefined) return this.current().createReadStream(path, options)
+    this.core.assertOpen()
+    // The version is picked once the token has been checked, when the stream is first read.
+    return refreshedStream(shared.refresh(), () => this.current().createReadStream(path, options))
   }
 
   async *list(dir: string, options?: ListOptions): AsyncGenerator<Entry> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     yield* this.current().list(dir, options)
   }
 
   /** How many entries `list(dir)` yields without a glob (see {@link TreeView.count}). */
   async count(dir: string, options?: { depth?: 0 | -1 }): Promise<number> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return this.current().count(dir, options)
   }
 
   async readlink(path: string): Promise<string> {
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return this.current().readlink(path)
   }
 

@@ -15,6 +15,8 @@ export interface Pending {
   mutation: Mutation<unknown>
   resolve(value: unknown): void
   reject(err: unknown): void
+  /** Shared databases: batches of this mutation's groups that lost to another node's. */
+  conflicts?: number
 }
 
 /** A result naming the version it produced (how tree edits report it). */
@@ -47,13 +49,26 @@ export class CommitGroup {
   /** Every mutation applied was a tree edit (`speculative`): its versions may be folded. */
   private treeEditsOnly = true
 
+  /**
+   * Shared databases: the commit token of the state this group is formed on (its base's next
+   * one on top of a base); its batch holds only while the store's token is still this.
+   */
+  readonly basis: number
+
   constructor(
     store: ObjectStore,
     private readonly committedRootOf: (ref: string) => Uint8Array | undefined,
     readonly now: number,
     private base?: CommitGroup,
+    committedToken = 0,
   ) {
     this.objects = new WriteSet(store, base?.objects)
+    this.basis = base === undefined ? committedToken : base.nextToken
+  }
+
+  /** The token once this group committed: raised only by a group that writes a batch. */
+  get nextToken(): number {
+    return this.hasWork ? this.basis + 1 : this.basis
   }
 
   /** Current root of `ref`, counting this group's moves and its base's. */
@@ -70,6 +85,11 @@ export class CommitGroup {
   /** True when at least one mutation succeeded, so the group has something to commit. */
   get hasWork(): boolean {
     return this.outcomes.some((o) => 'result' in o)
+  }
+
+  /** True when some mutation failed (its error was decided on the state the group saw). */
+  get hasErrors(): boolean {
+    return this.outcomes.some((o) => 'error' in o)
   }
 
   /** The base group committed: everything it wrote is now in the store and the refs. */

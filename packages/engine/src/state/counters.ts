@@ -46,6 +46,11 @@ export class Counters {
     this.#value = recorded
   }
 
+  /** Replaces the counters with those another node committed (a shared database's reload). */
+  reloaded(stored: StoredCounters): void {
+    this.#value = stored
+  }
+
   /** Counts bytes stored for a write that then failed (dead until pack compaction). */
   addVoidBytes(bytes: number): void {
     this.#value.voidBytes += bytes

@@ -69,28 +69,45 @@ export class DatabaseState {
     else if (refName('fork', ref) !== undefined) this.#named.forks += delta
   }
 
-  static async load(meta: MetaStore, logLimit = VERSION_LOG_LIMIT): Promise<DatabaseState> {
-    const refs = new Map<string, Uint8Array>()
-    for await (const [key, value] of meta.iterate('ref')) refs.set(key, value)
-    const infos = new Map<string, RefInfo>()
-    for await (const [key, value] of meta.iterate('refinfo'))
-      infos.set(key, parseJson<RefInfo>(value) as RefInfo)
-    const counters = parseJson<StoredCounters>(await meta.get('meta', COUNTERS_KEY)) ?? {
-      chunks: 0,
-      chunkRawBytes: 0,
-      chunkStoredBytes: 0,
-      voidBytes: 0,
-    }
-    let logSeq = 0
-    for await (const [key] of meta.iterate('log', { reverse: true, limit: 1 }))
-      logSeq = parseSequenceKey(key) ?? 0
-    // A smaller limit than last time: drop what is now outside the window (sequences start at 1).
+  /**
+   * Loads the state from `meta`. With `trim` (a database used by one process), first drops
+   * version log records a smaller `logLimit` than last time leaves outside the window.
+   */
+  static async load(
+    meta: MetaStore,
+    logLimit = VERSION_LOG_LIMIT,
+    options: { trim?: boolean } = {},
+  ): Promise<DatabaseState> {
+    const stored = await readVersionState(meta)
+    const { logSeq } = stored
+    // Sequences start at 1: everything at or below logSeq - logLimit is outside the window.
     const trimmed: MetaOp[] = []
-    if (logSeq - logLimit > 0)
+    if (options.trim !== false && logSeq - logLimit > 0)
       for await (const [key] of meta.iterate('log', { lte: sequenceKey(logSeq - logLimit) }))
         trimmed.push({ type: 'del', space: 'log', key })
     if (trimmed.length > 0) await meta.batch(trimmed, { sync: true })
-    return new DatabaseState(refs, infos, counters, logSeq, logLimit)
+    return DatabaseState.of(stored, logLimit)
+  }
+
+  /** A state holding what {@link readVersionState} read. */
+  static of(stored: StoredVersionState, logLimit = VERSION_LOG_LIMIT): DatabaseState {
+    return new DatabaseState(stored.refs, stored.infos, stored.counters, stored.logSeq, logLimit)
+  }
+
+  /**
+   * Replaces everything with a newer stored state (a shared database's reload, after other
+   * nodes committed). Callers apply it in one synchronous step, so no reader sees a mix.
+   */
+  replace(stored: StoredVersionState): void {
+    this.#refs.clear()
+    for (const [ref, root] of stored.refs) this.#refs.set(ref, root)
+    this.#infos.clear()
+    for (const [ref, info] of stored.infos) this.#infos.set(ref, info)
+    this.counters.reloaded(stored.counters)
+    this.#logSeq = stored.logSeq
+    this.#named.snapshots = 0
+    this.#named.forks = 0
+    for (const ref of this.#refs.keys()) this.countRef(ref, 1)
   }
 
   /** Ops recording a group's ref moves in the version log and its counters. */
@@ -142,4 +159,37 @@ export class DatabaseState {
       }
     }
   }
+}
+
+/** The version state as stored: refs, their info, the counters and the latest sequence. */
+export interface StoredVersionState {
+  refs: Map<string, Uint8Array>
+  infos: Map<string, RefInfo>
+  counters: StoredCounters
+  /** The latest sequence of the version log or the HEAD log (they share one sequence). */
+  logSeq: number
+}
+
+/**
+ * Reads the version state from `meta` (at open, and at each reload of a shared database). The
+ * sequence is the larger of the two logs' last keys: with `versionLogLimit: 0` the version log
+ * keeps nothing, and the next HEAD log record must still not reuse a key.
+ */
+export async function readVersionState(meta: MetaStore): Promise<StoredVersionState> {
+  const refs = new Map<string, Uint8Array>()
+  for await (const [key, value] of meta.iterate('ref')) refs.set(key, value)
+  const infos = new Map<string, RefInfo>()
+  for await (const [key, value] of meta.iterate('refinfo'))
+    infos.set(key, parseJson<RefInfo>(value) as RefInfo)
+  const counters = parseJson<StoredCounters>(await meta.get('meta', COUNTERS_KEY)) ?? {
+    chunks: 0,
+    chunkRawBytes: 0,
+    chunkStoredBytes: 0,
+    voidBytes: 0,
+  }
+  let logSeq = 0
+  for (const space of ['log', 'headlog'] as const)
+    for await (const key of meta.keys(space, { reverse: true, limit: 1 }))
+      logSeq = Math.max(logSeq, parseSequenceKey(key) ?? 0)
+  return { refs, infos, counters, logSeq }
 }

@@ -5,7 +5,8 @@ import type { Totals } from '../objects/tree-objects'
 
 /**
  * The file and byte totals of HEAD's tree, kept current as HEAD moves so stats stay O(1).
- * Only the composition root calls {@link HeadTotals.refresh}, after a group moved HEAD.
+ * Only the composition root calls {@link HeadTotals.refresh}, after a group moved HEAD, and
+ * {@link HeadTotals.set}, after a reload.
  */
 export class HeadTotals {
   #value: Totals
@@ -20,6 +21,11 @@ export class HeadTotals {
 
   get value(): Totals {
     return this.#value
+  }
+
+  /** Sets totals read for a reloaded HEAD (a shared database's reload). */
+  set(value: Totals): void {
+    this.#value = value
   }
 
   /** Recomputes the totals from HEAD's root page (read from the cache when it is there). */

@@ -57,6 +57,7 @@ export class Forks {
   /** Every fork, by name. */
   async list(): Promise<ForkInfo[]> {
     this.core.assertOpen()
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return namesOf('fork', this.core.state.refs.keys()).map((name) => this.describe(name))
   }
 
@@ -64,6 +65,7 @@ export class Forks {
   async get(name: string): Promise<ForkInfo> {
     assertRefName('fork', name)
     this.core.assertOpen()
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return this.describe(name)
   }
 

@@ -6,12 +6,15 @@ import { assertRefName, HEAD, namesOf, refKey } from '../meta/keys'
 import { createRefMutation, deleteRefMutation, moveRefMutation } from './ref-mutations'
 import type { WritePath } from '../commit/write-path'
 import type { DatabaseState } from '../state/database-state'
+import type { Refresher } from '../state/shared-state'
 
 /** What snapshots are built on: refs, and the write path that moves them. */
 export interface SnapshotServices {
   assertOpen(): void
   readonly state: DatabaseState
   readonly writes: WritePath
+  /** Set in a shared database: listings read a refreshed state. */
+  readonly shared?: Refresher | undefined
 }
 
 /** A named, immutable version. */
@@ -72,6 +75,7 @@ export class Snapshots {
   /** Every snapshot, by name. */
   async list(): Promise<SnapshotInfo[]> {
     this.core.assertOpen()
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return namesOf('snapshot', this.core.state.refs.keys()).map((name) => this.describe(name))
   }
 
@@ -79,6 +83,7 @@ export class Snapshots {
   async get(name: string): Promise<SnapshotInfo> {
     assertRefName('snapshot', name)
     this.core.assertOpen()
+    if (this.core.shared !== undefined) await this.core.shared.refresh()
     return this.describe(name)
   }
 

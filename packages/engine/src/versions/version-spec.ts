@@ -3,11 +3,14 @@ import { parseHash } from '../internal/hex'
 import { assertRefName, HEAD, refKey } from '../meta/keys'
 import { assertVersionRoot } from './version-roots'
 import type { DatabaseState } from '../state/database-state'
+import type { Refresher } from '../state/shared-state'
 import type { VersionRootServices } from './version-roots'
 
 /** What resolving a version spec needs. */
 export interface VersionSpecServices extends VersionRootServices {
   readonly state: DatabaseState
+  /** Set in a shared database: names resolve on a refreshed state. */
+  readonly shared?: Refresher | undefined
 }
 
 /** A version named by snapshot, by hex hash, or HEAD (omitted, or the name `HEAD`). */
@@ -39,6 +42,7 @@ export async function resolveVersionRoot(
   core: VersionSpecServices,
   spec: VersionSpec,
 ): Promise<Uint8Array> {
+  if (core.shared !== undefined) await core.shared.refresh()
   const root = resolveVersion(core, spec)
   if (namesHash(spec)) await assertVersionRoot(core, root)
   return root

@@ -1,10 +1,15 @@
-// Keys of the `meta` space: the format record, the persistent counters, and one committed
-// length per pack (`pack.000001`; ids past 999999 take more digits).
+// Keys of the `meta` space: the format record, the persistent counters, the commit token of a
+// shared database, and one committed length per pack (`pack.000001`; ids past 999999 take more digits).
 
 /** The `meta` key of the format record (version, hash algorithm, chunker, creation time). */
 export const FORMAT_KEY = 'format'
 /** The `meta` key of the persistent counters. */
 export const COUNTERS_KEY = 'counters'
+/**
+ * The `meta` key of the commit token of a shared database: a counter every batch that moves
+ * refs or state raises, guarded on the value its node last saw (optimistic concurrency).
+ */
+export const COMMIT_TOKEN_KEY = 'commit-token'
 
 const PACK_LENGTH_KEY = /^pack\.(\d{6,})$/
 
