@@ -50,10 +50,11 @@ function levelError(action: string, err: unknown, location?: string): EngineErro
  *
  * Batches are written one LevelDB write at a time (concurrent ones grouped). Guards are
  * checked in the queue's turn, with no write in flight, against the store plus the batches
- * admitted before in the same group; this holds within one process, which LevelDB's lock
- * makes the only writer. After a write
- * failed for lack of space, a classic-level database starts a new log before the next write
- * (see `createLevelWriteQueue`), so writes acknowledged once space is freed survive a restart.
+ * admitted before in the same group; this holds for the batches of this store, the only writer
+ * of its database (LevelDB locks it to one process; open one store per database). After a
+ * write failed for lack of space, a classic-level database starts a new log before the next
+ * write (see `createLevelWriteQueue`), so writes acknowledged once space is freed survive a
+ * restart.
  */
 export function createLevelMetaStore(db: AnyLevel): MetaStore {
   const spaces = new Map<Space, Sublevel>()
