@@ -31,7 +31,12 @@ export function sealWithToken(basis: number): { guards: MetaGuard[]; ops: MetaOp
   return {
     guards: [{ space: 'meta', key: COMMIT_TOKEN_KEY, expect }],
     ops: [
-      { type: 'put', space: 'meta', key: COMMIT_TOKEN_KEY, value: encoder.encode(String(basis + 1)) },
+      {
+        type: 'put',
+        space: 'meta',
+        key: COMMIT_TOKEN_KEY,
+        value: encoder.encode(String(basis + 1)),
+      },
     ],
   }
 }

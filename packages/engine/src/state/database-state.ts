@@ -70,19 +70,16 @@ export class DatabaseState {
   }
 
   /**
-   * Loads the state from `meta`. With `trim` (a database used by one process), first drops
-   * version log records a smaller `logLimit` than last time leaves outside the window.
+   * Loads the state of a database used by one process from `meta`, first dropping version
+   * log records a smaller `logLimit` than last time leaves outside the window. (A shared
+   * database loads with {@link readVersionState}: its commit batches trim as they go.)
    */
-  static async load(
-    meta: MetaStore,
-    logLimit = VERSION_LOG_LIMIT,
-    options: { trim?: boolean } = {},
-  ): Promise<DatabaseState> {
+  static async load(meta: MetaStore, logLimit = VERSION_LOG_LIMIT): Promise<DatabaseState> {
     const stored = await readVersionState(meta)
     const { logSeq } = stored
     // Sequences start at 1: everything at or below logSeq - logLimit is outside the window.
     const trimmed: MetaOp[] = []
-    if (options.trim !== false && logSeq - logLimit > 0)
+    if (logSeq - logLimit > 0)
       for await (const [key] of meta.iterate('log', { lte: sequenceKey(logSeq - logLimit) }))
         trimmed.push({ type: 'del', space: 'log', key })
     if (trimmed.length > 0) await meta.batch(trimmed, { sync: true })
