@@ -99,7 +99,9 @@ describe('shared database (two nodes on one metadata store)', () => {
         }),
       )
       const settled = await Promise.allSettled(attempts)
-      const winners = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [{ i, ...s.value }] : []))
+      const winners = settled.flatMap((s, i) =>
+        s.status === 'fulfilled' ? [{ i, ...s.value }] : [],
+      )
       expect(winners).toHaveLength(1)
       for (const s of settled)
         if (s.status === 'rejected')
@@ -109,6 +111,24 @@ describe('shared database (two nodes on one metadata store)', () => {
       expect(text(await b.readFile('/race.txt'))).toBe(`round ${round} by writer ${winner.i}`)
       current = winner.hash
     }
+  })
+
+  it('loses no increment of a counter both nodes update with If-Match retries', async () => {
+    await a.writeFile('/counter', '0')
+    const increment = async (db: Database): Promise<void> => {
+      for (;;) {
+        const entry = await db.stat('/counter')
+        const value = Number(text(await db.readFile('/counter')))
+        const code = await codeOf(
+          db.writeFile('/counter', String(value + 1), { ifMatch: entry.hash }),
+        )
+        if (code === undefined) return
+        expect(code).toBe('PRECONDITION_FAILED')
+      }
+    }
+    await Promise.all(Array.from({ length: 40 }, (_, i) => increment(i % 2 === 0 ? a : b)))
+    expect(text(await b.readFile('/counter'))).toBe('40')
+    expect(text(await a.readFile('/counter'))).toBe('40')
   })
 
   it('lets exactly one node create a file with If-None-Match', async () => {

@@ -120,15 +120,36 @@ describe('a shared database on PostgreSQL, two nodes', () => {
           }),
         ),
       )
-      const winners = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [{ i, ...s.value }] : []))
+      const winners = settled.flatMap((s, i) =>
+        s.status === 'fulfilled' ? [{ i, ...s.value }] : [],
+      )
       expect(winners).toHaveLength(1)
       for (const s of settled)
-        if (s.status === 'rejected') expect(isEngineError(s.reason, 'PRECONDITION_FAILED')).toBe(true)
+        if (s.status === 'rejected')
+          expect(isEngineError(s.reason, 'PRECONDITION_FAILED')).toBe(true)
       const winner = winners[0] as (typeof winners)[number]
       expect(text(await b.readFile('/race.txt'))).toBe(`round ${round} by ${winner.i}`)
       expect(text(await a.readFile('/race.txt'))).toBe(`round ${round} by ${winner.i}`)
       current = winner.hash
     }
+  })
+
+  it('loses no increment of a counter both nodes update with If-Match retries', async () => {
+    await a.writeFile('/counter', '0')
+    const increment = async (db: Database): Promise<void> => {
+      for (;;) {
+        const entry = await db.stat('/counter')
+        const value = Number(text(await db.readFile('/counter')))
+        const code = await codeOf(
+          db.writeFile('/counter', String(value + 1), { ifMatch: entry.hash }),
+        )
+        if (code === undefined) return
+        expect(code).toBe('PRECONDITION_FAILED')
+      }
+    }
+    await Promise.all(Array.from({ length: 30 }, (_, i) => increment(i % 2 === 0 ? a : b)))
+    expect(text(await b.readFile('/counter'))).toBe('30')
+    expect(text(await a.readFile('/counter'))).toBe('30')
   })
 
   it('shows a snapshot created on A to B; of one name created on both, one wins', async () => {
