@@ -128,6 +128,11 @@ export async function openCore(
         if (!isEngineError(err, 'CONFLICT')) throw err
         format = await readFormat(meta)
         if (format === undefined) throw err
+        if (format.hashAlgorithm !== hasher.algorithm)
+          throw new EngineError(
+            'CONFLICT',
+            `this database was created with ${format.hashAlgorithm}, not ${hasher.algorithm}`,
+          )
       }
     }
   }
