@@ -243,9 +243,7 @@ export class Database extends Workspace {
   }
 
   /** In a shared database, an archive of the versions named as of a refresh at its first read. */
-  private refreshedArchive(
-    write: () => AsyncGenerator<Uint8Array>,
-  ): AsyncGenerator<Uint8Array> {
+  private refreshedArchive(write: () => AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {
     const { shared } = this.core
     if (shared === undefined) return write()
     return (async function* () {
@@ -279,7 +277,7 @@ export class Database extends Workspace {
     if (this.core.shared !== undefined)
       throw new EngineError(
         'CONFLICT',
-        'GC of a shared database needs the cluster lease, coming in issue 20\'s next step; ' +
+        "GC of a shared database needs the cluster lease, coming in issue 20's next step; " +
           'nothing was collected',
       )
     return collectGarbage(this.core, options)
