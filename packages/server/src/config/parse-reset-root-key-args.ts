@@ -8,6 +8,7 @@ import { storageFromFlags } from './storage-flags'
 
 /** What `svcdb-server reset-root-key` is asked to do. */
 export interface ResetRootKeyConfig {
+  /** The data directory, as given to the server. */
   dataDir: string
   /** Where the database lives, as given to the server (`--meta`, `--chunks`). */
   storage: StorageConfig

@@ -19,6 +19,7 @@ export type StorageConfig =
 export interface ServerConfig {
   /** The database's directory, or with shared storage the node's local scratch space. */
   dataDir: string
+  /** Where the database lives: in `dataDir`, or in PostgreSQL and S3. */
   storage: StorageConfig
   host: string
   /** 0 picks a free port; the bound one is announced on standard output. */
