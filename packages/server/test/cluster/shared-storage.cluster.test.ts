@@ -1,33 +1,19 @@
-import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readdir } from 'node:fs/promises'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runServerBinary } from '../e2e/run-binary'
 import { client, login, startServerProcess } from '../kit'
 import type { ServerProcess } from '../kit'
-
-const run = promisify(execFile)
-
-function required(name: string): string {
-  const value = process.env[name]
-  if (value === undefined || value === '')
-    throw new Error(`${name} is not set: run under pnpm test:cluster (scripts/dev-services.sh)`)
-  return value
-}
+import { createClusterStorage } from './cluster-storage'
+import type { ClusterStorage } from './cluster-storage'
 
 /**
  * A server on PostgreSQL and S3 (`--meta`, `--chunks`), each run in a database and an S3
  * prefix of its own: the whole database lives there, nothing in `--data`.
  */
 describe('a server on PostgreSQL and S3', () => {
-  const id = randomBytes(6).toString('hex')
-  const adminUrl = required('DATABASE_URL')
-  const metaUrl = Object.assign(new URL(adminUrl), { pathname: `/svcdb_${id}` }).toString()
-  const chunksUrl = `s3://${required('S3_BUCKET')}/run-${id}?endpoint=${encodeURIComponent(
-    required('S3_ENDPOINT'),
-  )}&region=${required('S3_REGION')}`
-  const args = ['--meta', metaUrl, '--chunks', chunksUrl]
+  let storage: ClusterStorage
+  let args: string[]
   const servers: ServerProcess[] = []
   const start = async () => {
     const server = await startServerProcess(args)
@@ -36,11 +22,12 @@ describe('a server on PostgreSQL and S3', () => {
   }
 
   beforeAll(async () => {
-    await run('psql', [adminUrl, '-qc', `CREATE DATABASE svcdb_${id}`])
+    storage = await createClusterStorage()
+    args = ['--meta', storage.meta, '--chunks', storage.chunks]
   })
   afterAll(async () => {
     for (const server of servers) await server.dispose()
-    await run('psql', [adminUrl, '-qc', `DROP DATABASE IF EXISTS svcdb_${id} WITH (FORCE)`])
+    await storage.dispose()
   })
 
   const big = randomBytes(3 * 1024 * 1024 + 17)
