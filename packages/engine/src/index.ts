@@ -36,6 +36,20 @@ export type { ImportOptions, ImportResult } from './archive/import-archive'
 export type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
 export type { ChangedEntry, DatabaseChange } from './changes/database-change'
 export type { EntryDifference } from './changes/entry-diff'
+export type { Cluster, HeartbeatInfo, NodeInfo } from './cluster/cluster'
+export {
+  checkClaimInput,
+  checkHeartbeatInfo,
+  checkLockInput,
+  checkNodeId,
+  checkStaleAfterMs,
+  DEFAULT_STALE_AFTER_MS,
+} from './cluster/cluster-input'
+export type { LeaseClaim, Leases, LockResult } from './cluster/leases'
+export { createLocalCluster } from './cluster/local-cluster'
+export type { LocalClusterOptions } from './cluster/local-cluster'
+export { createLocalLeases } from './cluster/local-leases'
+export type { LocalLeasesOptions } from './cluster/local-leases'
 export { Database } from './database'
 export type { DatabaseOptions } from './database-open'
 export type { Clock } from './internal/clock'

@@ -17,12 +17,12 @@ const ROWS: readonly (readonly string[])[] = [
   ['state', 'read', 'changes', 'storage'],
   ['stats', 'tree', 'chunks'],
   ['objects'],
-  ['meta'],
+  ['meta', 'cluster'],
   ['chunking', 'hashing', 'path', 'internal', 'query-language'],
 ]
 
 /** Beside the rows: the `testing` subpath may import these, and no row imports it. */
-const TESTING_USES = new Set(['chunks', 'meta', 'hashing', 'internal'])
+const TESTING_USES = new Set(['chunks', 'meta', 'hashing', 'internal', 'cluster'])
 
 const src = dirname(fileURLToPath(import.meta.url))
 

@@ -2,6 +2,15 @@ export { runBlobStoreConformance } from './blob-store-conformance'
 export type { BlobStoreFixture, BlobStoreFixtureFactory } from './blob-store-conformance'
 export { runChunkStoreConformance } from './chunk-store-conformance'
 export type { ChunkStoreFixture, ChunkStoreFixtureFactory } from './chunk-store-conformance'
+export { runClusterConformance } from './cluster-conformance'
+export type {
+  ClusterFixture,
+  ClusterFixtureFactory,
+  ClusterFixtureOptions,
+  ClusterSupports,
+} from './cluster-conformance'
+export { runLeasesConformance } from './leases-conformance'
+export type { LeasesFixture, LeasesFixtureFactory } from './leases-conformance'
 export { runMetaStoreConformance } from './meta-store-conformance'
 export type {
   MetaStoreFixture,
