@@ -77,6 +77,16 @@ export interface DatabaseOptions {
    * `meta` (`INVALID_INPUT` with `path` or `level`); every process must open it shared.
    */
   shared?: boolean
+  /**
+   * With `shared`: how often, in ms, a node with change listeners (`onChange`, `changes()`)
+   * reads the commit token to notice other nodes' commits, which its listeners then receive
+   * in commit order (default 250). When `meta` says when writes happen (`MetaStore.watch`,
+   * as PostgreSQL's LISTEN/NOTIFY does), the node refreshes at once instead and this poll
+   * runs at most every 5 s, as a fallback. The timer runs only while someone listens, never
+   * keeps the process alive, and stops at `close()`. A positive number (`RangeError`
+   * otherwise); ignored when not shared.
+   */
+  sharedPollMs?: number
 }
 
 const systemClock: Clock = { now: () => Date.now() }
@@ -144,6 +154,9 @@ export async function openCore(
     throw new RangeError(
       `headLogRetentionMs must be a non-negative integer, got ${headLogRetentionMs}`,
     )
+  const { sharedPollMs } = options
+  if (sharedPollMs !== undefined && !(typeof sharedPollMs === 'number' && sharedPollMs > 0))
+    throw new RangeError(`sharedPollMs must be a positive number, got ${String(sharedPollMs)}`)
   let state: DatabaseState
   let sharedToken: number | undefined
   if (options.shared === true) {
@@ -166,6 +179,7 @@ export async function openCore(
     indexesInUse,
     headLogRetentionMs,
     ...(sharedToken === undefined ? {} : { sharedToken }),
+    ...(sharedToken === undefined || sharedPollMs === undefined ? {} : { sharedPollMs }),
   })
 }
 

@@ -23,6 +23,14 @@ import { HEAD } from './meta/keys'
 import { rootPage } from './objects/root-page'
 import { pageTotals } from './objects/tree-objects'
 import { SharedState } from './state/shared-state'
+import { SharedChangeOrder } from './changes/shared-change-order'
+import type { SequencedMove } from './changes/shared-change-order'
+import type { PromoteCause } from './changes/move-changes'
+import { parseSequenceKey, sequenceKey } from './meta/keys'
+import { parseHeadLogEntry } from './state/head-log-record'
+import type { HeadMoveCause } from './state/head-log-record'
+import { logRoot, readVersionLog } from './state/version-log'
+import { DEFAULT_SHARED_POLL_MS, watchSharedStore } from './changes/shared-store-watch'
 
 /** Storage and bookkeeping of an open database, before the core is built. */
 export interface CoreParts {
@@ -42,6 +50,8 @@ export interface CoreParts {
    * that of (0: none written yet).
    */
   sharedToken?: number
+  /** Shared databases: how often a node with change listeners checks the token, in ms. */
+  sharedPollMs?: number
 }
 
 /**
@@ -62,7 +72,7 @@ export class EngineCore {
   readonly headLogRetentionMs: number
   readonly meters: DatabaseMeters
   readonly view: ViewContext
-  readonly feed = new ChangeFeed()
+  readonly feed: ChangeFeed
   readonly fence = new GcFence()
   readonly gc = new GcWatch()
   readonly indexes: IndexUsage
@@ -74,6 +84,13 @@ export class EngineCore {
    * reload of the version state. Unset, nothing is ever reloaded or guarded.
    */
   readonly shared: SharedState | undefined
+  /**
+   * Shared databases: the feed's order over every node's moves (this node's groups and the
+   * moves reloads bring in), each reported once.
+   */
+  private readonly order: SharedChangeOrder | undefined
+  /** Stops the watch of the store while the feed has listeners (shared databases). */
+  private unwatch: (() => void) | undefined
   private closed = false
 
   constructor(parts: CoreParts) {
@@ -116,19 +133,43 @@ export class EngineCore {
             { meta: parts.meta, prepare: (stored) => this.prepareReload(stored) },
             parts.sharedToken,
           )
+    const pollMs = parts.sharedPollMs ?? DEFAULT_SHARED_POLL_MS
+    this.feed = new ChangeFeed(
+      this.shared === undefined ? undefined : (listening) => this.watchStore(listening, pollMs),
+    )
+    this.order =
+      this.shared === undefined
+        ? undefined
+        : new SharedChangeOrder({
+            objects: parts.objects,
+            loggedMoves: (first, last) => loggedMoves(parts.meta, first, last),
+            state: () => ({
+              refs: this.state.refs,
+              infos: this.state.infos,
+              logSeq: this.state.lastLogSeq,
+            }),
+            emit: (changes) => this.feed.emit(changes),
+            listening: () => this.feed.listening,
+            now,
+          })
     this.committer = new Committer({
-      meta: parts.meta,
+      meta: this.order === undefined ? parts.meta : trackedBatches(parts.meta, this.order),
       objects: parts.objects,
       chunks: parts.chunks,
       now,
       rootOf: (ref) => this.state.refs.get(ref),
-      groupOps: (moves, tally) => this.state.groupOps(moves, tally),
+      groupOps: (moves, tally) => {
+        // The sequences the group's moves take, should its batch commit.
+        this.order?.writing(this.state.lastLogSeq + 1, moves.length)
+        return this.state.groupOps(moves, tally)
+      },
       onCommitted: (moves, tally, changes, current) => {
         // Not current: a reload already installed a state holding these moves.
         if (current) this.state.committed(moves, tally)
         for (const move of moves) if (move.to !== null) this.gc.add(move.to)
         if (current && moves.some((m) => m.ref === HEAD)) this.headTotals.refresh()
-        this.feed.emit(changes)
+        if (this.order === undefined) this.feed.emit(changes)
+        else this.order.committed(moves, changes)
       },
       onFlush: (ms) => this.meters.latency.flush.record(ms),
       derive: async (objects, from, to) => {
@@ -152,9 +193,25 @@ export class EngineCore {
     if (!indexed) for await (const _key of this.meta.keys('idx', { limit: 1 })) indexed = true
     return () => {
       this.state.replace(stored)
+      this.order?.installed(stored.logSeq)
       if (totals !== undefined) this.headTotals.set(totals)
       if (indexed) this.indexes.markInUse()
     }
+  }
+
+  /** Shared databases: watches the store for other nodes' commits while anyone listens. */
+  private watchStore(listening: boolean, pollMs: number): void {
+    this.unwatch?.()
+    this.unwatch = undefined
+    const shared = this.shared
+    if (!listening || this.closed || shared === undefined) return
+    this.unwatch = watchSharedStore({
+      meta: this.meta,
+      pollMs,
+      refresh: async () => {
+        if (!this.closed) await shared.refresh()
+      },
+    })
   }
 
   get isClosed(): boolean {
@@ -175,9 +232,67 @@ export class EngineCore {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    this.unwatch?.()
+    this.unwatch = undefined
     await this.committer.idle()
+    await this.order?.close()
     this.feed.close()
     await this.chunks.close()
     await this.meta.close()
+  }
+}
+
+/**
+ * `meta` as the committer of a shared database writes to it: each batch is shown to `order`,
+ * which holds the sequences of a group's moves until its batch settles.
+ */
+function trackedBatches(meta: MetaStore, order: SharedChangeOrder): MetaStore {
+  return {
+    get: (space, key) => meta.get(space, key),
+    getMany: (space, keys) => meta.getMany(space, keys),
+    batch(ops, options) {
+      const batch = meta.batch(ops, options)
+      order.track(batch)
+      return batch
+    },
+    iterate: (space, range) => meta.iterate(space, range),
+    keys: (space, range) => meta.keys(space, range),
+    close: () => meta.close(),
+  }
+}
+
+const PROMOTE_CAUSES = {
+  promote: 'promote',
+  fork_promote: 'fork',
+  import: 'import',
+  restore: 'restore',
+} as const satisfies Record<HeadMoveCause, PromoteCause>
+
+/** The version log's moves `first`..`last`, oldest first, with the HEAD log's causes. */
+async function* loggedMoves(
+  meta: MetaStore,
+  first: number,
+  last: number,
+): AsyncGenerator<SequencedMove> {
+  const causes = new Map<number, PromoteCause>()
+  const range = { gte: sequenceKey(first), lte: sequenceKey(last) }
+  for await (const [key, value] of meta.iterate('headlog', range)) {
+    const seq = parseSequenceKey(key)
+    const entry = parseHeadLogEntry(value)
+    if (seq !== undefined && entry !== undefined) causes.set(seq, PROMOTE_CAUSES[entry.cause])
+  }
+  for await (const record of readVersionLog(meta, { after: first - 1 })) {
+    if (record.seq > last) return
+    const cause = causes.get(record.seq)
+    yield {
+      seq: record.seq,
+      move: {
+        ref: record.ref,
+        from: logRoot(record.from) ?? null,
+        to: logRoot(record.to) ?? null,
+        at: record.at,
+        ...(cause === undefined ? {} : { cause }),
+      },
+    }
   }
 }

@@ -24,10 +24,32 @@ export class ChangeFeed {
   private readonly listeners = new Set<ChangeListener>()
   private closed = false
 
+  /**
+   * `onListening` is told when the feed gains its first listener or iterator (`true`) and
+   * loses its last (`false`).
+   */
+  constructor(private readonly onListening?: (listening: boolean) => void) {}
+
+  /** True while a listener or an iteration is subscribed. */
+  get listening(): boolean {
+    return this.listeners.size > 0
+  }
+
   /** Calls `listener` for every change from now on; returns the unsubscribe function. */
   on(listener: ChangeListener): () => void {
+    this.add(listener)
+    return () => this.remove(listener)
+  }
+
+  private add(listener: ChangeListener): void {
     this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    if (this.listeners.size === 1) this.onListening?.(true)
+  }
+
+  private remove(listener: ChangeListener): boolean {
+    const removed = this.listeners.delete(listener)
+    if (removed && this.listeners.size === 0) this.onListening?.(false)
+    return removed
   }
 
   emit(changes: readonly DatabaseChange[]): void {
@@ -73,7 +95,7 @@ export class ChangeFeed {
     const onAbort = (): void => listener.end()
     options.signal?.addEventListener('abort', onAbort)
     if (options.signal?.aborted === true) ended = true
-    this.listeners.add(listener)
+    this.add(listener)
     try {
       for (;;) {
         const next = buffer.shift()
@@ -92,7 +114,7 @@ export class ChangeFeed {
         wake = undefined
       }
     } finally {
-      this.listeners.delete(listener)
+      this.remove(listener)
       options.signal?.removeEventListener('abort', onAbort)
     }
   }

@@ -70,5 +70,13 @@ export interface MetaStore {
   ): AsyncIterable<[KeyOf<S>, Uint8Array]>
   /** Keys only, in order: cheaper when values are not needed (GC scans). */
   keys<S extends Space>(space: S, range?: RangeOptions<KeyOf<S>>): AsyncIterable<KeyOf<S>>
+  /**
+   * Optional: calls `listener` soon after any process commits a batch to this store (at
+   * least every guarded one: each commit of a shared database); best effort, no payload (a
+   * listener checks what changed itself). Returns the function that
+   * stops it. A shared database with change listeners uses it to report other nodes' commits
+   * at once; without it, the database polls.
+   */
+  watch?(listener: () => void): () => void
   close(): Promise<void>
 }
