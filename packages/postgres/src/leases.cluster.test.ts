@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto'
+import type { Leases } from '@svcdb/engine'
+import { runLeasesConformance } from '@svcdb/engine/testing'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPostgresLeases } from './postgres-leases'
+
+function databaseUrl(): string {
+  const url = process.env.DATABASE_URL
+  if (url === undefined || url === '')
+    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
+  return url
+}
+
+/** The URL with an `application_name` of its own, so a test can find a node's backends. */
+function namedUrl(name: string): string {
+  const url = new URL(databaseUrl())
+  url.searchParams.set('application_name', name)
+  return url.toString()
+}
+
+const unique = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`
+
+let admin: pg.Client
+const schemas: string[] = []
+
+beforeAll(async () => {
+  admin = new pg.Client({ connectionString: databaseUrl() })
+  await admin.connect()
+})
+afterAll(async () => {
+  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  await admin.end()
+})
+
+/**
+ * Terminates the backends of node `name` that hold advisory locks, as an operator killing a
+ * stuck session would, waiting (up to 5 s) until each has exited and its locks are free.
+ */
+async function killLockHolders(name: string): Promise<number> {
+  const { rows } = await admin.query<{ killed: boolean }>(
+    `SELECT pg_terminate_backend(a.pid, 5000) AS killed FROM pg_stat_activity a
+       WHERE a.application_name = $1
+         AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted)`,
+    [name],
+  )
+  return rows.filter((row) => row.killed).length
+}
+
+/** Two nodes (two pools, two names) over one fresh schema. */
+async function twoNodes(): Promise<{
+  schema: string
+  a: Leases
+  b: Leases
+  names: Map<Leases, string>
+}> {
+  const schema = unique('svcdb_leases')
+  schemas.push(schema)
+  const [nameA, nameB] = [unique('lease_a'), unique('lease_b')]
+  // Both start together: creating the table must be safe when they race.
+  const [a, b] = await Promise.all([
+    createPostgresLeases({ connectionString: namedUrl(nameA), schema, nodeId: 'node-a' }),
+    createPostgresLeases({ connectionString: namedUrl(nameB), schema, nodeId: 'node-b' }),
+  ])
+  return {
+    schema,
+    a,
+    b,
+    names: new Map([
+      [a, nameA],
+      [b, nameB],
+    ]),
+  }
+}
+
+runLeasesConformance('postgres', async () => {
+  const { a, b, names } = await twoNodes()
+  return {
+    a,
+    b,
+    async loseLocks(node) {
+      await killLockHolders(names.get(node) as string)
+    },
+    async close() {
+      await a.close()
+      await b.close()
+    },
+  }
+})
+
+describe('createPostgresLeases', () => {
+  it('frees a lock whose holder’s backend is terminated, found in pg_locks', async () => {
+    const { schema, a, b } = await twoNodes()
+    try {
+      let release!: () => void
+      let started!: () => void
+      const running = new Promise<void>((resolve) => {
+        started = resolve
+      })
+      const holding = a.withLock('gc', async (signal) => {
+        started()
+        await new Promise<void>((resolve) => {
+          release = resolve
+        })
+        return signal.aborted
+      })
+      await running
+      expect(await b.withLock('gc', async () => 'too early')).toEqual({ ran: false })
+      const { rows } = await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+           AND classid::text::bigint = hashtext('svcdb-lease:' || $1)::bigint & 4294967295
+           AND objid::text::bigint = hashtext('gc')::bigint & 4294967295`,
+        [schema],
+      )
+      expect(rows).toHaveLength(1)
+      await admin.query('SELECT pg_terminate_backend($1, 5000)', [rows[0]?.pid])
+      expect(await b.withLock('gc', async () => 'after the kill')).toEqual({
+        ran: true,
+        value: 'after the kill',
+      })
+      release()
+      // The job saw the loss through its signal.
+      expect(await holding).toEqual({ ran: true, value: true })
+      // And a's later runs take the lock afresh.
+      expect(await a.withLock('gc', async () => 'again')).toEqual({ ran: true, value: 'again' })
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  it('records the claimant and done in lease_claims', async () => {
+    const { schema, a, b } = await twoNodes()
+    try {
+      const claim = await b.claim('nightly', 1_700_000_000_000, 60_000)
+      await claim?.finish()
+      expect(await a.claim('other', 5, 60_000)).toBeDefined()
+      const { rows } = await admin.query(
+        `SELECT job, slot::text AS slot, node, done FROM "${schema}".lease_claims ORDER BY job`,
+      )
+      expect(rows).toEqual([
+        { job: 'nightly', slot: '1700000000000', node: 'node-b', done: true },
+        { job: 'other', slot: '5', node: 'node-a', done: false },
+      ])
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  it('refuses bad options with INVALID_INPUT and an unreachable server with IO_ERROR', async () => {
+    await expect(createPostgresLeases({ connectionString: '' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    })
+    await expect(
+      createPostgresLeases({ connectionString: databaseUrl(), schema: 'Bad-Name' }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    await expect(
+      createPostgresLeases({ connectionString: databaseUrl(), nodeId: '' }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    await expect(
+      createPostgresLeases({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }),
+    ).rejects.toMatchObject({ code: 'IO_ERROR' })
+  })
+})
