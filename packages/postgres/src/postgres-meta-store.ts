@@ -7,6 +7,8 @@ import { failedGuard, guardConflict, guardSlot, lockGuardedKeys } from './guarde
 import { keyBytes, keyOf, plainBytes } from './kv-keys'
 import { createKvTable, kvTable } from './kv-table'
 import { closedError, postgresError, sqlState } from './postgres-error'
+import { commitChannel, createCommitWatch } from './commit-watch'
+import type { CommitWatch } from './commit-watch'
 import { checkPostgresOptions } from './postgres-meta-store-options'
 import type { PostgresMetaStoreOptions } from './postgres-meta-store-options'
 import { rangeQuery } from './range-sql'
@@ -25,7 +27,9 @@ const WRITE_ATTEMPTS = 3
  * keys as UTF-8), which PostgreSQL compares bytewise as LevelDB does. A batch is one
  * statement, so one transaction; an iteration reads one snapshot (a `REPEATABLE READ`
  * transaction with a cursor). A guarded batch is one transaction that locks its guarded keys
- * (`FOR UPDATE`, or a placeholder row for an absent key) before comparing and writing. Fails with `INVALID_INPUT` for bad options and `IO_ERROR`
+ * (`FOR UPDATE`, or a placeholder row for an absent key) before comparing and writing, and
+ * that notifies the schema's channel (`pg_notify`, delivered only if it commits) when it
+ * writes: `watch()` follows those notifications over one `LISTEN` connection of its own. Fails with `INVALID_INPUT` for bad options and `IO_ERROR`
  * when the database cannot be reached; closing the store ends its connections. With
  * `exclusive: true` it fails with `LOCKED` while another store holds the schema, and its
  * batches fail with `LOCKED` once its lock is lost.
@@ -50,11 +54,17 @@ export async function createPostgresMetaStore(
     await lock?.release()
     throw postgresError(`open of schema "${schema}"`, err)
   }
-  return postgresMetaStore(pool, schema, lock)
+  return postgresMetaStore(pool, schema, lock, createCommitWatch(connectionString, schema))
 }
 
-function postgresMetaStore(pool: Pool, schema: string, lock: SchemaLock | undefined): MetaStore {
+function postgresMetaStore(
+  pool: Pool,
+  schema: string,
+  lock: SchemaLock | undefined,
+  commits: CommitWatch,
+): MetaStore {
   const table = kvTable(schema)
+  const channel = commitChannel(schema)
   const leases = new Set<Lease>()
   const inFlight = new Set<Promise<unknown>>()
   let closed = false
@@ -158,6 +168,12 @@ function postgresMetaStore(pool: Pool, schema: string, lock: SchemaLock | undefi
               text: table.write,
               values: [rows.delSpaces, rows.delKeys, rows.putSpaces, rows.putKeys, rows.putValues],
             })
+            // Delivered only if this transaction commits: other nodes' watchers then look.
+            await client.query({
+              name: `svcdb-kv-notify-${schema}`,
+              text: "SELECT pg_notify($1, '')",
+              values: [channel],
+            })
           }
           assertLocked()
         })
@@ -232,9 +248,15 @@ function postgresMetaStore(pool: Pool, schema: string, lock: SchemaLock | undefi
       }
     },
 
+    watch(listener) {
+      assertOpen()
+      return commits.add(listener)
+    },
+
     close() {
       closing ??= (async () => {
         closed = true
+        await commits.close()
         // Open iterations lose their connection: their next step fails with CLOSED.
         for (const lease of [...leases]) lease.release(true)
         await Promise.allSettled([...inFlight])

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto'
+import { Database, isEngineError } from '@svcdb/engine'
+import type { DatabaseChange, MetaStore } from '@svcdb/engine'
+import pg from 'pg'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { watchApplicationName } from './commit-watch'
+import { createPostgresMetaStore } from './postgres-meta-store'
+
+const connectionString = process.env.DATABASE_URL ?? ''
+const schemas: string[] = []
+const encoder = new TextEncoder()
+
+async function store(schema: string): Promise<MetaStore> {
+  if (connectionString === '')
+    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
+  return createPostgresMetaStore({ connectionString, schema })
+}
+
+/** Waits (bounded) until `done()` holds; fails naming `what` otherwise. */
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (await done()) return
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Backend pids of the LISTEN connections of `schema`'s stores. */
+function watchPids(schema: string): Promise<number[]> {
+  return admin(async (client) => {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'`,
+      [watchApplicationName(schema)],
+    )
+    return rows.map((row) => row.pid)
+  })
+}
+
+const pathsOf = (changes: readonly DatabaseChange[]) =>
+  changes.flatMap((c) => ('entries' in c ? c.entries.map((e) => e.path) : []))
+
+// Two nodes: two Databases, each on its own PostgreSQL store over one schema. b never polls
+// (sharedPollMs is huge), so what it reports of a's writes came through NOTIFY.
+describe('the change feed of a shared database on PostgreSQL', () => {
+  let schema: string
+  let a: Database
+  let b: Database
+
+  beforeEach(async () => {
+    schema = `svcdb_test_${randomBytes(6).toString('hex')}`
+    schemas.push(schema)
+    const [metaA, metaB] = [await store(schema), await store(schema)]
+    ;[a, b] = await Promise.all([
+      Database.open({ meta: metaA, shared: true }),
+      Database.open({ meta: metaB, shared: true, sharedPollMs: 2 ** 40 }),
+    ])
+  })
+
+  afterEach(async () => {
+    await a.close()
+    await b.close()
+  })
+
+  afterAll(async () => {
+    await admin(async (client) => {
+      for (const name of schemas.splice(0)) await client.query(`DROP SCHEMA "${name}" CASCADE`)
+    })
+  })
+
+  it("reports the other node's writes through NOTIFY, in order, each once", async () => {
+    const seen: DatabaseChange[] = []
+    const arrivals: number[] = []
+    b.onChange((change) => {
+      seen.push(change)
+      arrivals.push(performance.now())
+    })
+    await until('the LISTEN connection', async () => (await watchPids(schema)).length === 1)
+    const latencies: number[] = []
+    const expected: string[] = []
+    for (let i = 0; i < 30; i++) {
+      const path = `/n${i}.txt`
+      await a.writeFile(path, `note ${i}`)
+      const committed = performance.now()
+      expected.push(path)
+      await until(`${path} on b`, () => seen.length === expected.length)
+      latencies.push((arrivals.at(-1) as number) - committed)
+    }
+    await b.writeFile('/from-b.txt', 'b')
+    await a.delete('/n0.txt')
+    await until('the delete on b', () => seen.length === expected.length + 2)
+    expect(pathsOf(seen)).toEqual([...expected, '/from-b.txt', '/n0.txt'])
+    expect(seen.at(-1)).toMatchObject({ type: 'entries_deleted', version: a.head() })
+    latencies.sort((x, y) => x - y)
+    const at = (q: number) => latencies[Math.floor(q * (latencies.length - 1))]?.toFixed(2)
+    console.log(
+      `NOTIFY → onChange over ${latencies.length} writes: p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms`,
+    )
+  })
+
+  it('listens again after its LISTEN connection is killed, and still reports the next change', async () => {
+    const seen: DatabaseChange[] = []
+    b.onChange((change) => seen.push(change))
+    await until('the LISTEN connection', async () => (await watchPids(schema)).length === 1)
+    const [killed] = await watchPids(schema)
+    await admin((client) => client.query('SELECT pg_terminate_backend($1)', [killed]))
+    await a.writeFile('/after-kill.txt', 'x')
+    await until('the change after the kill', () => seen.length === 1)
+    expect(pathsOf(seen)).toEqual(['/after-kill.txt'])
+    const [again] = await watchPids(schema)
+    expect(again).toBeDefined()
+    expect(again).not.toBe(killed)
+    await a.writeFile('/later.txt', 'y')
+    await until('the next change', () => seen.length === 2)
+    expect(pathsOf(seen)).toEqual(['/after-kill.txt', '/later.txt'])
+  })
+
+  it('notifies watchers of committed guarded batches only', async () => {
+    const writer = await store(schema)
+    const watcher = await store(schema)
+    try {
+      let notified = 0
+      const stop = watcher.watch?.(() => notified++)
+      expect(stop).toBeDefined()
+      await until('the LISTEN connection', async () => (await watchPids(schema)).length === 1)
+      const put = (value: string) => ({
+        type: 'put' as const,
+        space: 'sys' as const,
+        key: 'probe',
+        value: encoder.encode(value),
+      })
+      // Rolled back (its guard fails): no notification.
+      const lost = await writer
+        .batch([put('lost')], {
+          sync: true,
+          guards: [{ space: 'sys', key: 'probe', expect: encoder.encode('never') }],
+        })
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        )
+      expect(isEngineError(lost, 'CONFLICT')).toBe(true)
+      await writer.batch([put('one')], {
+        sync: true,
+        guards: [{ space: 'sys', key: 'probe', expect: null }],
+      })
+      // Notifications arrive in commit order: had the lost batch sent one, it would be here.
+      await until('the notification', () => notified >= 1)
+      await writer.batch([put('two')], { sync: true })
+      await writer.batch([put('three')], {
+        sync: true,
+        guards: [{ space: 'sys', key: 'probe', expect: encoder.encode('two') }],
+      })
+      await until('the second notification', () => notified >= 2)
+      expect(notified).toBe(2)
+      stop?.()
+      await until(
+        'the LISTEN connection to end',
+        async () => (await watchPids(schema)).length === 0,
+      )
+    } finally {
+      await writer.close()
+      await watcher.close()
+    }
+  })
+})
