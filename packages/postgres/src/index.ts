@@ -1,3 +1,6 @@
+export { createPostgresCluster } from './postgres-cluster'
+export { createPostgresLeases } from './postgres-leases'
+export type { PostgresClusterOptions, PostgresLeasesOptions } from './cluster-options'
 export { createPostgresMetaStore } from './postgres-meta-store'
 export { DEFAULT_SCHEMA } from './postgres-meta-store-options'
 export type { PostgresMetaStoreOptions } from './postgres-meta-store-options'
