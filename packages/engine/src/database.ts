@@ -325,7 +325,11 @@ export class Database extends Workspace {
     return missingChunks(this.core, hashes)
   }
 
-  /** Calls `listener` with every change once it is durable; returns the unsubscribe function. */
+  /**
+   * Calls `listener` with every change once it is durable; returns the unsubscribe function.
+   * In a shared database, every node's changes, in commit order, each once: other nodes'
+   * as this node notices them (see `sharedPollMs`).
+   */
   onChange(listener: ChangeListener): () => void {
     return this.core.feed.on(listener)
   }

@@ -273,6 +273,11 @@ describe('the change feed of a shared database', () => {
     }
   })
 
+  it('refuses a poll period that is not a positive number', async () => {
+    for (const sharedPollMs of [0, -5, Number.NaN])
+      await expect(node({ sharedPollMs })).rejects.toThrow(RangeError)
+  })
+
   it('starts no timer in a database that is not shared', async () => {
     const started = vi.spyOn(globalThis, 'setInterval')
     try {

@@ -147,7 +147,8 @@ export class SharedChangeOrder {
   installed(logSeq: number): void {
     if (logSeq <= this.#target) return
     this.#target = logSeq
-    this.kick()
+    // Not inside the reload's install step: listeners run after it.
+    queueMicrotask(() => this.kick())
   }
 
   /** Waits for the moves known so far to be reported, then stops. */
