@@ -1,4 +1,5 @@
 import type { Pool } from 'pg'
+import { createTableLocked } from './create-table'
 
 /** `<schema>.lease_claims`: one row per claimed (job, slot). */
 export function leaseClaimsTable(schema: string): string {
@@ -23,29 +24,11 @@ const DDL = {
     `offset_ms double precision NOT NULL)`,
 } as const
 
-/**
- * Creates the schema and `table` when missing. The advisory lock is the one the `kv` table's
- * creation takes, so nodes starting together never race on `CREATE ... IF NOT EXISTS` (which
- * can still fail on a concurrent create).
- */
+/** Creates the schema and `table` when missing (see {@link createTableLocked}). */
 export async function createClusterTable(
   pool: Pool,
   schema: string,
   table: keyof typeof DDL,
 ): Promise<void> {
-  const client = await pool.connect()
-  let failed: unknown
-  try {
-    await client.query('BEGIN')
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svcdb schema ${schema}`])
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`)
-    await client.query(DDL[table](schema))
-    await client.query('COMMIT')
-  } catch (err) {
-    failed = err
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw err
-  } finally {
-    client.release(failed instanceof Error ? failed : undefined)
-  }
+  await createTableLocked(pool, schema, DDL[table](schema))
 }

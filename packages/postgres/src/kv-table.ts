@@ -1,4 +1,5 @@
 import type { Pool } from 'pg'
+import { createTableLocked } from './create-table'
 
 /** The statements of one schema's `kv` table. */
 export interface KvTable {
@@ -31,30 +32,14 @@ export function kvTable(schema: string): KvTable {
   }
 }
 
-/**
- * Creates the schema and its table when missing. An advisory lock serialises nodes starting
- * together: `IF NOT EXISTS` alone can still fail on a concurrent create.
- */
+/** Creates the schema and its table when missing (see {@link createTableLocked}). */
 export async function createKvTable(pool: Pool, schema: string): Promise<void> {
-  const { name } = kvTable(schema)
-  const client = await pool.connect()
-  let failed: unknown
-  try {
-    await client.query('BEGIN')
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`svcdb schema ${schema}`])
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`)
-    // bytea compares bytewise, as LevelDB's default comparator: one key encoding for both.
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${name} (` +
-        `space text NOT NULL, key bytea NOT NULL, value bytea NOT NULL, ` +
-        `PRIMARY KEY (space, key))`,
-    )
-    await client.query('COMMIT')
-  } catch (err) {
-    failed = err
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw err
-  } finally {
-    client.release(failed instanceof Error ? failed : undefined)
-  }
+  // bytea compares bytewise, as LevelDB's default comparator: one key encoding for both.
+  await createTableLocked(
+    pool,
+    schema,
+    `CREATE TABLE IF NOT EXISTS ${kvTable(schema).name} (` +
+      `space text NOT NULL, key bytea NOT NULL, value bytea NOT NULL, ` +
+      `PRIMARY KEY (space, key))`,
+  )
 }
