@@ -1,6 +1,7 @@
 import { EngineError } from '@svcdb/engine'
-import pg from 'pg'
 import { postgresError } from './postgres-error'
+import { trySessionLock } from './session-lock'
+import type { SessionLock } from './session-lock'
 
 /**
  * A session-level advisory lock on one schema, held on a connection of its own (outside the
@@ -20,8 +21,6 @@ export interface SchemaLock {
 // Two int4 keys: 64 bits of the schema name, and a key space apart from one-key advisory locks
 // (such as the transaction lock that serialises creating the table).
 const TRY_LOCK = `SELECT pg_try_advisory_lock(hashtext('svcdb:' || $1), hashtext($1)) AS locked`
-// PostgreSQL 14+ may end idle sessions; this one is idle by design and must outlive the store.
-const KEEP_IDLE_SESSION = `SELECT set_config(name, '0', false) FROM pg_settings WHERE name = 'idle_session_timeout'`
 
 /**
  * Takes the exclusive lock on `schema`, or fails with `LOCKED` when another session holds it
@@ -32,39 +31,23 @@ export async function acquireSchemaLock(
   connectionString: string,
   schema: string,
 ): Promise<SchemaLock> {
-  // Keepalive makes a connection that silently vanished end, so its loss is noticed.
-  const client = new pg.Client({ connectionString, keepAlive: true })
   let lost: string | undefined
-  let released = false
-  const lose = (reason: string) => {
-    if (!released) lost ??= reason
-  }
-  // Without a listener an 'error' on an idle client would crash the process.
-  client.on('error', (err) => lose(err.message))
-  client.on('end', () => lose('its connection ended'))
-
-  let locked: boolean
+  let lock: SessionLock | undefined
   try {
-    await client.connect()
-    await client.query(KEEP_IDLE_SESSION)
-    const { rows } = await client.query<{ locked: boolean }>(TRY_LOCK, [schema])
-    locked = rows[0]?.locked === true
+    lock = await trySessionLock(connectionString, TRY_LOCK, [schema], (reason) => {
+      lost ??= reason
+    })
   } catch (err) {
-    released = true
-    await client.end().catch(() => undefined)
     throw postgresError(`lock of schema "${schema}"`, err)
   }
-  if (!locked) {
-    released = true
-    await client.end().catch(() => undefined)
+  if (lock === undefined) {
     throw new EngineError(
       'LOCKED',
       `the database in PostgreSQL schema "${schema}" is open in another svcdb process; ` +
         'one node per database until multi-node support lands',
     )
   }
-
-  let releasing: Promise<void> | undefined
+  const held = lock
   return {
     assertHeld() {
       if (lost !== undefined)
@@ -74,10 +57,6 @@ export async function acquireSchemaLock(
             'process may have the database now, so this one writes no more: close it and open again',
         )
     },
-    release() {
-      released = true
-      releasing ??= client.end().catch(() => undefined)
-      return releasing
-    },
+    release: () => held.release(),
   }
 }
