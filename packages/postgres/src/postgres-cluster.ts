@@ -2,7 +2,7 @@ import { checkHeartbeatInfo, isEngineError } from '@svcdb/engine'
 import type { Cluster, NodeInfo } from '@svcdb/engine'
 import pg from 'pg'
 import { measureClockOffset } from './cluster-clock-offset'
-import { clusterClosedError, clusterError } from './cluster-error'
+import { clusterClosedError, postgresError } from './postgres-error'
 import { checkClusterOptions } from './cluster-options'
 import type { PostgresClusterOptions } from './cluster-options'
 import { createClusterTable, nodesTable } from './cluster-tables'
@@ -38,7 +38,7 @@ export async function createPostgresCluster(options: PostgresClusterOptions): Pr
     await createClusterTable(pool, schema, 'nodes')
   } catch (err) {
     await pool.end().catch(() => undefined)
-    throw clusterError(`open of the cluster in schema "${schema}"`, err)
+    throw postgresError(`open of the cluster in schema "${schema}"`, err)
   }
   return postgresCluster(pool, schema, nodeId, staleAfterMs)
 }
@@ -75,7 +75,7 @@ function postgresCluster(
     } catch (err) {
       throw closed && !isEngineError(err)
         ? clusterClosedError('cluster')
-        : clusterError(action, err)
+        : postgresError(action, err)
     }
   }
   // Concurrent callers share one measurement.

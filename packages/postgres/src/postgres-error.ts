@@ -6,7 +6,7 @@ export function sqlState(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined
 }
 
-/** The store's answer to any call once it is closed. */
+/** The metadata store's answer to any call once it is closed. */
 export function closedError(cause?: unknown): EngineError {
   return new EngineError(
     'CLOSED',
@@ -15,9 +15,14 @@ export function closedError(cause?: unknown): EngineError {
   )
 }
 
+/** The answer of a closed `Leases` or `Cluster` (`what`) to any call. */
+export function clusterClosedError(what: string): EngineError {
+  return new EngineError('CLOSED', `the PostgreSQL ${what} are closed`)
+}
+
 /**
  * Wraps a failure of `pg` (a refused connection, a failed query) as `IO_ERROR` naming what
- * the store was doing; an `EngineError` passes through.
+ * was being done (`metadata read`, `lease claim of "gc"`); an `EngineError` passes through.
  */
 export function postgresError(action: string, err: unknown): EngineError {
   if (isEngineError(err)) return err
@@ -25,7 +30,7 @@ export function postgresError(action: string, err: unknown): EngineError {
   const state = sqlState(err)
   return new EngineError(
     'IO_ERROR',
-    `PostgreSQL metadata ${action} failed: ${message}${state === undefined ? '' : ` (${state})`}`,
+    `PostgreSQL ${action} failed: ${message}${state === undefined ? '' : ` (${state})`}`,
     { cause: err },
   )
 }

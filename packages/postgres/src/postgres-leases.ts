@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { checkClaimInput, checkLockInput, isEngineError } from '@svcdb/engine'
 import type { LeaseClaim, Leases, LockResult } from '@svcdb/engine'
 import pg from 'pg'
-import { clusterClosedError, clusterError } from './cluster-error'
+import { clusterClosedError, postgresError } from './postgres-error'
 import { checkLeasesOptions } from './cluster-options'
 import type { PostgresLeasesOptions } from './cluster-options'
 import { createClusterTable, leaseClaimsTable } from './cluster-tables'
@@ -33,7 +33,7 @@ export async function createPostgresLeases(options: PostgresLeasesOptions): Prom
     await createClusterTable(pool, schema, 'lease_claims')
   } catch (err) {
     await pool.end().catch(() => undefined)
-    throw clusterError(`open of leases in schema "${schema}"`, err)
+    throw postgresError(`open of leases in schema "${schema}"`, err)
   }
   return postgresLeases(pool, connectionString, schema, nodeId)
 }
@@ -66,7 +66,9 @@ function postgresLeases(
     try {
       return (await pool.query(sql, values)).rowCount ?? 0
     } catch (err) {
-      throw closed && !isEngineError(err) ? clusterClosedError('leases') : clusterError(action, err)
+      throw closed && !isEngineError(err)
+        ? clusterClosedError('leases')
+        : postgresError(action, err)
     }
   }
 
@@ -109,7 +111,7 @@ function postgresLeases(
       try {
         lock = await tryLeaseLock(connectionString, schema, name)
       } catch (err) {
-        throw clusterError(`lock "${name}"`, err)
+        throw postgresError(`lock "${name}"`, err)
       }
       if (lock === undefined) return { ran: false }
       if (closed) {

@@ -52,7 +52,7 @@ export async function createPostgresMetaStore(
   } catch (err) {
     await pool.end().catch(() => undefined)
     await lock?.release()
-    throw postgresError(`open of schema "${schema}"`, err)
+    throw postgresError(`metadata open of schema "${schema}"`, err)
   }
   return postgresMetaStore(pool, schema, lock, createCommitWatch(connectionString, schema))
 }
@@ -77,7 +77,7 @@ function postgresMetaStore(
   const wrap = (action: string, err: unknown) =>
     closed && !isEngineError(err) && sqlState(err) === undefined
       ? closedError(err)
-      : postgresError(action, err)
+      : postgresError(`metadata ${action}`, err)
 
   /** Runs `work` unless closed; `close()` waits for it. */
   async function run<T>(action: string, work: () => Promise<T>): Promise<T> {

@@ -38,7 +38,7 @@ export async function acquireSchemaLock(
       lost ??= reason
     })
   } catch (err) {
-    throw postgresError(`lock of schema "${schema}"`, err)
+    throw postgresError(`metadata lock of schema "${schema}"`, err)
   }
   if (lock === undefined) {
     throw new EngineError(
