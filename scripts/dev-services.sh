@@ -158,7 +158,17 @@ ceph_up() {
   id="$(ceph osd new "$uuid")"
   mkdir -p "$c/osd/ceph-$id"
   ceph-osd -c "$c/ceph.conf" -i "$id" --mkfs --osd-uuid "$uuid" 2>>"$c/log/osd-mkfs.log"
-  ceph-osd -c "$c/ceph.conf" -i "$id" 9>&- 2>>"$c/log/osd-start.log"
+  # Now and then the OSD's first command reaches the monitor before it knows the cluster's
+  # fsid (the monitor logs "handle_command on fsid 0000…") and the OSD exits: start it again.
+  local tries=0
+  until ceph-osd -c "$c/ceph.conf" -i "$id" 9>&- 2>>"$c/log/osd-start.log"; do
+    tries=$((tries + 1))
+    if ((tries >= 5)); then
+      say "the OSD would not start (logs in $c/log)"
+      return 1
+    fi
+    sleep 2
+  done
   wait_for "ceph osd stat | grep -q '1 up'" 60
   mkdir -p "$c/rgw/ceph-rgw.a"
   radosgw -c "$c/ceph.conf" -n client.rgw.a 9>&-
