@@ -9,7 +9,11 @@ export TURBO_TELEMETRY_DISABLED=1
 
 started=0
 if [[ -z "${DATABASE_URL:-}" || -z "${S3_ENDPOINT:-}" ]]; then
-  if ! scripts/dev-services.sh env >/dev/null 2>&1; then started=1; fi
+  if ! scripts/dev-services.sh env >/dev/null 2>&1; then
+    started=1
+    # Set before `up`: a start that fails half-way must not leave daemons behind.
+    trap 'scripts/dev-services.sh down' EXIT
+  fi
   status=0
   lines="$(scripts/dev-services.sh up)" || status=$?
   if [[ $status -ne 0 ]]; then
@@ -20,7 +24,6 @@ if [[ -z "${DATABASE_URL:-}" || -z "${S3_ENDPOINT:-}" ]]; then
   eval "$lines"
   set +a
 fi
-if [[ $started -eq 1 ]]; then trap 'scripts/dev-services.sh down' EXIT; fi
 
 pnpm exec turbo run build --output-logs=errors-only
 pnpm exec vitest run --config vitest.cluster.config.ts "$@"

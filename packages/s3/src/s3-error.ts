@@ -1,4 +1,4 @@
-import { EngineError } from '@svcdb/engine'
+import { EngineError, isEngineError } from '@svcdb/engine'
 
 /** What failed: the S3 operation and the object (or bucket) it was about. */
 export interface S3Target {
@@ -42,7 +42,7 @@ export function s3HttpStatus(err: unknown): number | undefined {
  * come from the server or the network, which never see the secret key.
  */
 export function wrapS3Error(err: unknown, target: S3Target): EngineError {
-  if (err instanceof EngineError) return err
+  if (isEngineError(err)) return err
   const code = s3ErrorCode(err)
   const status = s3HttpStatus(err)
   const where = `s3://${target.bucket}/${target.key ?? ''}`

@@ -61,8 +61,8 @@ export const SERVER_USAGE = `Usage: svcdb-server [options]
 
 Options:
   --data DIR               data directory (default ./data); with --meta, local scratch only
-  --meta URL               keep metadata in PostgreSQL, shared by every node given the same
-                           URL: postgres://USER@HOST:PORT/DATABASE (default: in --data)
+  --meta URL               keep the database in PostgreSQL instead of --data (one server
+                           per database for now): postgres://USER@HOST:PORT/DATABASE
   --chunks URL             with --meta, keep chunk bytes in S3:
                            s3://BUCKET[/prefix]?endpoint=URL&region=R; credentials from
                            AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (default: in PostgreSQL)

@@ -57,6 +57,15 @@ describe('parseServerArgs: --meta and --chunks', () => {
     expect((args as { message: string }).message).toContain(expected)
   })
 
+  it('never echoes a malformed --meta, which may carry a password', () => {
+    const args = parseServerArgs(['--meta', 'postgresql//svcdb:hunter2@db/svcdb'])
+    expect(args).toEqual({
+      action: 'error',
+      message:
+        'invalid value for --meta (expected a PostgreSQL URL such as postgres://USER@HOST:PORT/DATABASE)',
+    })
+  })
+
   it('names the variable when SVCDB_META is malformed', () => {
     expect(parseServerArgs([], { SVCDB_META: 'nope' })).toMatchObject({
       action: 'error',

@@ -6,10 +6,9 @@ import type { StorageConfig } from './server-config'
 function read(flag: RawFlag | undefined, parse: (raw: string) => FlagValue<string>) {
   if (flag === undefined) return undefined
   const parsed = parse(flag.raw)
+  // The value is not echoed: a mistyped URL may still carry a password.
   if ('expected' in parsed)
-    return {
-      error: `invalid value for ${flag.source}: ${JSON.stringify(flag.raw)} (expected ${parsed.expected})`,
-    }
+    return { error: `invalid value for ${flag.source} (expected ${parsed.expected})` }
   return parsed.value
 }
 
