@@ -1,19 +1,14 @@
-import { randomBytes } from 'node:crypto'
 import { Database, isEngineError } from '@svcdb/engine'
 import type { DatabaseChange, MetaStore } from '@svcdb/engine'
-import pg from 'pg'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { watchApplicationName } from './commit-watch'
 import { createPostgresMetaStore } from './postgres-meta-store'
+import { databaseUrl, testSchemas, withAdmin } from './test-schema'
 
-const connectionString = process.env.DATABASE_URL ?? ''
-const schemas: string[] = []
 const encoder = new TextEncoder()
 
 async function store(schema: string): Promise<MetaStore> {
-  if (connectionString === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
-  return createPostgresMetaStore({ connectionString, schema })
+  return createPostgresMetaStore({ connectionString: databaseUrl(), schema })
 }
 
 /** Waits (bounded) until `done()` holds; fails naming `what` otherwise. */
@@ -25,19 +20,9 @@ async function until(what: string, done: () => boolean | Promise<boolean>): Prom
   throw new Error(`timed out waiting for ${what}`)
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
-
 /** Backend pids of the LISTEN connections of `schema`'s stores. */
 function watchPids(schema: string): Promise<number[]> {
-  return admin(async (client) => {
+  return withAdmin(async (client) => {
     const { rows } = await client.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'`,
       [watchApplicationName(schema)],
@@ -52,13 +37,13 @@ const pathsOf = (changes: readonly DatabaseChange[]) =>
 // Two nodes: two Databases, each on its own PostgreSQL store over one schema. b never polls
 // (sharedPollMs is huge), so what it reports of a's writes came through NOTIFY.
 describe('the change feed of a shared database on PostgreSQL', () => {
+  const newSchema = testSchemas()
   let schema: string
   let a: Database
   let b: Database
 
   beforeEach(async () => {
-    schema = `svcdb_test_${randomBytes(6).toString('hex')}`
-    schemas.push(schema)
+    schema = newSchema()
     const [metaA, metaB] = [await store(schema), await store(schema)]
     ;[a, b] = await Promise.all([
       Database.open({ meta: metaA, shared: true }),
@@ -69,12 +54,6 @@ describe('the change feed of a shared database on PostgreSQL', () => {
   afterEach(async () => {
     await a.close()
     await b.close()
-  })
-
-  afterAll(async () => {
-    await admin(async (client) => {
-      for (const name of schemas.splice(0)) await client.query(`DROP SCHEMA "${name}" CASCADE`)
-    })
   })
 
   it("reports the other node's writes through NOTIFY, in order, each once", async () => {
@@ -112,7 +91,7 @@ describe('the change feed of a shared database on PostgreSQL', () => {
     b.onChange((change) => seen.push(change))
     await until('the LISTEN connection', async () => (await watchPids(schema)).length === 1)
     const [killed] = await watchPids(schema)
-    await admin((client) => client.query('SELECT pg_terminate_backend($1)', [killed]))
+    await withAdmin((client) => client.query('SELECT pg_terminate_backend($1)', [killed]))
     await a.writeFile('/after-kill.txt', 'x')
     await until('the change after the kill', () => seen.length === 1)
     expect(pathsOf(seen)).toEqual(['/after-kill.txt'])

@@ -1,35 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import { runClusterConformance } from '@svcdb/engine/testing'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createPostgresCluster } from './postgres-cluster'
+import { adminClient, databaseUrl, testSchemas } from './test-schema'
 
-function databaseUrl(): string {
-  const url = process.env.DATABASE_URL
-  if (url === undefined || url === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
-  return url
-}
-
-const unique = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`
-
-let admin: pg.Client
-const schemas: string[] = []
-
-beforeAll(async () => {
-  admin = new pg.Client({ connectionString: databaseUrl() })
-  await admin.connect()
-})
-afterAll(async () => {
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await admin.end()
-})
-
-const newSchema = () => {
-  const schema = unique('svcdb_cluster')
-  schemas.push(schema)
-  return schema
-}
+const admin = adminClient()
+const newSchema = testSchemas('svcdb_cluster')
 
 runClusterConformance(
   'postgres',

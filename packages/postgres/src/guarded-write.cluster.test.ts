@@ -1,19 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import type { MetaGuard, MetaStore } from '@svcdb/engine'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPostgresMetaStore } from './postgres-meta-store'
+import { databaseUrl, dropSchemas, unique } from './test-schema'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 const decode = (value: Uint8Array | undefined) =>
   value === undefined ? undefined : new TextDecoder().decode(value)
-
-function databaseUrl(): string {
-  const url = process.env.DATABASE_URL
-  if (url === undefined || url === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
-  return url
-}
 
 /** The code of the error `pending` rejects with, or `resolved`. */
 async function outcome(pending: Promise<unknown>): Promise<string> {
@@ -26,7 +19,7 @@ async function outcome(pending: Promise<unknown>): Promise<string> {
 }
 
 describe('guarded batches on PostgreSQL', () => {
-  const schema = `svcdb_test_${randomBytes(6).toString('hex')}`
+  const schema = unique('svcdb_test')
   const opened: { close(): Promise<unknown> }[] = []
   const store = async (): Promise<MetaStore> => {
     const s = await createPostgresMetaStore({ connectionString: databaseUrl(), schema })
@@ -56,13 +49,7 @@ describe('guarded batches on PostgreSQL', () => {
 
   afterEach(async () => {
     for (const s of opened.splice(0).reverse()) await s.close()
-    const admin = new pg.Client({ connectionString: databaseUrl() })
-    await admin.connect()
-    try {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    } finally {
-      await admin.end()
-    }
+    await dropSchemas([schema])
   })
 
   it('loses no update of a counter incremented through two stores (two pools) at once', async () => {

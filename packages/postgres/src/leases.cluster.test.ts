@@ -1,37 +1,11 @@
-import { randomBytes } from 'node:crypto'
 import type { Leases } from '@svcdb/engine'
 import { runLeasesConformance } from '@svcdb/engine/testing'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createPostgresLeases } from './postgres-leases'
+import { adminClient, databaseUrl, namedUrl, testSchemas, unique } from './test-schema'
 
-function databaseUrl(): string {
-  const url = process.env.DATABASE_URL
-  if (url === undefined || url === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
-  return url
-}
-
-/** The URL with an `application_name` of its own, so a test can find a node's backends. */
-function namedUrl(name: string): string {
-  const url = new URL(databaseUrl())
-  url.searchParams.set('application_name', name)
-  return url.toString()
-}
-
-const unique = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`
-
-let admin: pg.Client
-const schemas: string[] = []
-
-beforeAll(async () => {
-  admin = new pg.Client({ connectionString: databaseUrl() })
-  await admin.connect()
-})
-afterAll(async () => {
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await admin.end()
-})
+const admin = adminClient()
+const newSchema = testSchemas('svcdb_leases')
 
 /**
  * Terminates the backends of node `name` that hold advisory locks, as an operator killing a
@@ -54,8 +28,7 @@ async function twoNodes(): Promise<{
   b: Leases
   names: Map<Leases, string>
 }> {
-  const schema = unique('svcdb_leases')
-  schemas.push(schema)
+  const schema = newSchema()
   const [nameA, nameB] = [unique('lease_a'), unique('lease_b')]
   // Both start together: creating the table must be safe when they race.
   const [a, b] = await Promise.all([

@@ -1,20 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { Database } from '@svcdb/engine'
 import type { Entry } from '@svcdb/engine'
-import pg from 'pg'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createPostgresMetaStore } from './postgres-meta-store'
+import { databaseUrl, testSchemas } from './test-schema'
 
-const connectionString = process.env.DATABASE_URL ?? ''
-const schema = `svcdb_test_${randomBytes(6).toString('hex')}`
+const schema = testSchemas()()
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 async function open(): Promise<Database> {
-  if (connectionString === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
   // No version log: GC may reclaim what the last write replaced.
   return Database.open({
-    meta: await createPostgresMetaStore({ connectionString, schema }),
+    meta: await createPostgresMetaStore({ connectionString: databaseUrl(), schema }),
     versionLogLimit: 0,
   })
 }
@@ -26,16 +23,6 @@ async function collect(entries: AsyncIterable<Entry>): Promise<string[]> {
 }
 
 describe('Database.open({ meta }) on PostgreSQL', () => {
-  afterAll(async () => {
-    const admin = new pg.Client({ connectionString })
-    await admin.connect()
-    try {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    } finally {
-      await admin.end()
-    }
-  })
-
   it('writes, lists, snapshots, collects garbage, verifies and reads again after a reopen', async () => {
     const big = randomBytes(300_000)
     const replaced = randomBytes(200_000)

@@ -1,20 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import { runMetaStoreConformance } from '@svcdb/engine/testing'
 import type { MetaStoreFixture } from '@svcdb/engine/testing'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPostgresMetaStore } from './postgres-meta-store'
-
-function databaseUrl(): string {
-  const url = process.env.DATABASE_URL
-  if (url === undefined || url === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
-  return url
-}
+import { databaseUrl, dropSchemas, unique } from './test-schema'
 
 /** A fixture on a schema of its own, dropped with everything in it by `close()`. */
 async function fixture(
-  schema = `svcdb_test_${randomBytes(6).toString('hex')}`,
+  schema = unique('svcdb_test'),
 ): Promise<MetaStoreFixture & { schema: string }> {
   const connectionString = databaseUrl()
   const store = await createPostgresMetaStore({ connectionString, schema })
@@ -27,13 +19,7 @@ async function fixture(
     },
     async close() {
       await store.close()
-      const admin = new pg.Client({ connectionString })
-      await admin.connect()
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-      } finally {
-        await admin.end()
-      }
+      await dropSchemas([schema])
     },
   }
 }

@@ -1,51 +1,21 @@
-import { randomBytes } from 'node:crypto'
 import type { MetaStore } from '@svcdb/engine'
-import pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createPostgresMetaStore } from './postgres-meta-store'
+import { adminClient, databaseUrl, namedUrl, testSchemas, unique } from './test-schema'
 
-function databaseUrl(): string {
-  const url = process.env.DATABASE_URL
-  if (url === undefined || url === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
-  return url
-}
-
-/** The URL with an `application_name` of its own, so a test can count its connections. */
-function namedUrl(name: string): string {
-  const url = new URL(databaseUrl())
-  url.searchParams.set('application_name', name)
-  return url.toString()
-}
-
-const unique = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`
 const utf8 = (text: string) => new TextEncoder().encode(text)
 const put = (key: string, value = 'v') => [
   { type: 'put' as const, space: 'ref' as const, key, value: utf8(value) },
 ]
 
 describe('createPostgresMetaStore with exclusive: true', () => {
-  const schemas: string[] = []
   const stores: MetaStore[] = []
-  let admin: pg.Client
-
-  beforeAll(async () => {
-    admin = new pg.Client({ connectionString: databaseUrl() })
-    await admin.connect()
-  })
+  const admin = adminClient()
+  const newSchema = testSchemas('svcdb_lock')
   afterEach(async () => {
     for (const store of stores.splice(0)) await store.close()
   })
-  afterAll(async () => {
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    await admin.end()
-  })
 
-  const newSchema = () => {
-    const schema = unique('svcdb_lock')
-    schemas.push(schema)
-    return schema
-  }
   const open = async (schema: string, exclusive: boolean, connectionString = databaseUrl()) => {
     const store = await createPostgresMetaStore({ connectionString, schema, exclusive })
     stores.push(store)

@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { Database, isEngineError } from '@svcdb/engine'
 import type { Entry, MetaStore } from '@svcdb/engine'
-import pg from 'pg'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createPostgresMetaStore } from './postgres-meta-store'
+import { databaseUrl, testSchemas } from './test-schema'
 
-const connectionString = process.env.DATABASE_URL ?? ''
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
-const schemas: string[] = []
 
 async function store(schema: string): Promise<MetaStore> {
-  if (connectionString === '')
-    throw new Error('DATABASE_URL is not set: eval "$(scripts/dev-services.sh up)" first')
-  return createPostgresMetaStore({ connectionString, schema })
+  return createPostgresMetaStore({ connectionString: databaseUrl(), schema })
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -48,13 +44,13 @@ async function versionLog(meta: MetaStore): Promise<LogRecord[]> {
 
 // Two nodes: two Databases, each on its own PostgreSQL store (its own pool) over one schema.
 describe('a shared database on PostgreSQL, two nodes', () => {
+  const newSchema = testSchemas()
   let schema: string
   let a: Database
   let b: Database
 
   beforeEach(async () => {
-    schema = `svcdb_test_${randomBytes(6).toString('hex')}`
-    schemas.push(schema)
+    schema = newSchema()
     const metaA = await store(schema)
     const metaB = await store(schema)
     // Both create the database at once: one does, the other opens what it made.
@@ -67,16 +63,6 @@ describe('a shared database on PostgreSQL, two nodes', () => {
   afterEach(async () => {
     await a.close()
     await b.close()
-  })
-
-  afterAll(async () => {
-    const admin = new pg.Client({ connectionString })
-    await admin.connect()
-    try {
-      for (const name of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
-    } finally {
-      await admin.end()
-    }
   })
 
   it('lands every concurrent write of distinct paths from both nodes, with exact totals', async () => {
