@@ -11,6 +11,7 @@ import { rootPage } from './objects/root-page'
 import { pageTotals } from './objects/tree-objects'
 import { DatabaseState, readVersionState } from './state/database-state'
 import { readCommitToken, sealWithToken } from './state/commit-token'
+import { CONSISTENT_READ_ATTEMPTS } from './state/shared-state'
 import { DATABASE_FORMAT_VERSION, readFormat, upgradeFormat } from './state/format-record'
 import { jsonValue } from './state/stored-json'
 import { VERSION_LOG_LIMIT } from './state/version-log'
@@ -196,7 +197,38 @@ async function loadShared(
   for (let attempt = 1; ; attempt++) {
     const token = await readCommitToken(meta)
     const stored = await readVersionState(meta)
-    if (attempt < 20 && (await readCommitToken(meta)) !== token) continue
+    if (attempt < CONSISTENT_READ_ATTEMPTS && (await readCommitToken(meta)) !== token) continue
     return { state: DatabaseState.of(stored, limit), token }
   }
+}
+
+/**
+ * Exactly one of `path`, `level` and `meta`; `chunks` only with `meta`. Nothing passed in is
+ * closed when the combination is refused: the database never took it.
+ */
+export function checkStorageOptions(options: DatabaseOptions): void {
+  if (options.shared === true && options.meta === undefined)
+    throw new EngineError(
+      'INVALID_INPUT',
+      'Database.open takes `shared` only with `meta`: a database at `path` or `level` belongs ' +
+        'to one process; several share a database through a shared metadata store',
+    )
+  if (options.meta !== undefined) {
+    const other = options.path !== undefined ? 'path' : options.level !== undefined ? 'level' : ''
+    if (other !== '')
+      throw new EngineError(
+        'INVALID_INPUT',
+        `Database.open takes \`meta\` or \`${other}\`, not both: \`meta\` is where the ` +
+          `metadata lives, as \`${other}\` is`,
+      )
+    return
+  }
+  if (options.chunks !== undefined)
+    throw new EngineError(
+      'INVALID_INPUT',
+      'Database.open takes `chunks` only with `meta`: a chunk store keeps its index in the ' +
+        'metadata store it was made over',
+    )
+  if ((options.path === undefined) === (options.level === undefined))
+    throw new TypeError('Database.open needs exactly one of `path`, `level` and `meta`')
 }

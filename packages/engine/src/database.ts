@@ -37,7 +37,7 @@ import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk, readChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './read/entry'
 import { Workspace } from './workspace'
-import { openCore } from './database-open'
+import { checkStorageOptions, openCore } from './database-open'
 import type { DatabaseOptions } from './database-open'
 
 export type { DatabaseOptions } from './database-open'
@@ -133,7 +133,7 @@ export class Database extends Workspace {
   ): Promise<{ version: string; previous: string }> {
     const root = parseHash(version)
     const expectHead = checkHeadMoveOptions(options)
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     await assertVersionRoot(this.core, root)
     return withStoredVersion(this.core, root, () =>
       this.core.writes.submit(
@@ -166,7 +166,7 @@ export class Database extends Workspace {
    */
   async history(path: string): Promise<HistoryEntry[]> {
     this.core.assertOpen()
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return history(this.core, path)
   }
 
@@ -205,7 +205,7 @@ export class Database extends Workspace {
    * progress, stops at `signal` (recording nothing), and does nothing when they are built.
    */
   async reindex(path: string, options: ReindexOptions = {}): Promise<ReindexResult> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return buildIndexes(this.core, path, options)
   }
 
@@ -262,7 +262,7 @@ export class Database extends Workspace {
     options: ImportOptions = {},
   ): Promise<ImportResult> {
     const input = source instanceof Uint8Array ? oneChunk(source) : source
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return importArchive(this.core, input, options)
   }
 
@@ -289,7 +289,7 @@ export class Database extends Workspace {
    * reach it. Runs online; repairs nothing.
    */
   async verify(options?: VerifyOptions): Promise<VerifyResult> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return verifyDatabase(this.core, options)
   }
 
@@ -354,7 +354,7 @@ export class Database extends Workspace {
    */
   async refresh(): Promise<void> {
     this.core.assertOpen()
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
   }
 
   /**
@@ -378,37 +378,6 @@ export class Database extends Workspace {
   async close(): Promise<void> {
     await this.core.close()
   }
-}
-
-/**
- * Exactly one of `path`, `level` and `meta`; `chunks` only with `meta`. Nothing passed in is
- * closed when the combination is refused: the database never took it.
- */
-function checkStorageOptions(options: DatabaseOptions): void {
-  if (options.shared === true && options.meta === undefined)
-    throw new EngineError(
-      'INVALID_INPUT',
-      `Database.open takes \`shared\` only with \`meta\`: ${options.path !== undefined ? '`path`' : options.level !== undefined ? '`level`' : 'a database'} ` +
-        'belongs to one process; several share a database through a shared metadata store',
-    )
-  if (options.meta !== undefined) {
-    const other = options.path !== undefined ? 'path' : options.level !== undefined ? 'level' : ''
-    if (other !== '')
-      throw new EngineError(
-        'INVALID_INPUT',
-        `Database.open takes \`meta\` or \`${other}\`, not both: \`meta\` is where the ` +
-          `metadata lives, as \`${other}\` is`,
-      )
-    return
-  }
-  if (options.chunks !== undefined)
-    throw new EngineError(
-      'INVALID_INPUT',
-      'Database.open takes `chunks` only with `meta`: a chunk store keeps its index in the ' +
-        'metadata store it was made over',
-    )
-  if ((options.path === undefined) === (options.level === undefined))
-    throw new TypeError('Database.open needs exactly one of `path`, `level` and `meta`')
 }
 
 async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {

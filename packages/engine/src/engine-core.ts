@@ -214,6 +214,15 @@ export class EngineCore {
     })
   }
 
+  /**
+   * In shared mode, makes the version state at least as new as the store (one read of the
+   * commit token; a reload when another node committed); nothing otherwise. Every public read
+   * calls it first, so a read sees what any node acknowledged before it started.
+   */
+  async refreshShared(): Promise<void> {
+    if (this.shared !== undefined) await this.shared.refresh()
+  }
+
   get isClosed(): boolean {
     return this.closed
   }

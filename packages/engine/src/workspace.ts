@@ -94,18 +94,18 @@ export class Workspace {
   }
 
   async stat(path: string, options?: StatOptions): Promise<Entry> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return this.current().stat(path, options)
   }
 
   /** Queries a directory's documents in this workspace's latest version (see {@link TreeView.query}). */
   async query(options: QueryOptions): Promise<QueryResult> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return this.current().query(options)
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return this.current().readFile(path)
   }
 
@@ -118,18 +118,18 @@ export class Workspace {
   }
 
   async *list(dir: string, options?: ListOptions): AsyncGenerator<Entry> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     yield* this.current().list(dir, options)
   }
 
   /** How many entries `list(dir)` yields without a glob (see {@link TreeView.count}). */
   async count(dir: string, options?: { depth?: 0 | -1 }): Promise<number> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return this.current().count(dir, options)
   }
 
   async readlink(path: string): Promise<string> {
-    if (this.core.shared !== undefined) await this.core.shared.refresh()
+    await this.core.refreshShared()
     return this.current().readlink(path)
   }
 

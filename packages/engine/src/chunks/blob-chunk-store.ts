@@ -27,7 +27,7 @@ export interface BlobChunkStoreOptions {
    * How old (by the objects' `modified`) an unindexed object must be before `compact()`
    * deletes it. Default 24 h. It must exceed the longest time between a stage and the commit
    * of its batch on any node sharing the objects: younger orphans may be uploads another node
-   * has not committed yet.
+   * has not committed yet. (It does not cover every cross-node race: see `sweepOrphans`.)
    */
   orphanGraceMs?: number
   /** The clock `compact()` measures the grace period with (compare the blob store's clock). */

@@ -41,6 +41,12 @@ interface Listed {
  * between), so a stage of the chunk either is seen and wins, or waits for the delete and
  * uploads again. Objects another node uploaded but has not committed yet are younger than the
  * grace period: kept, counted as dead bytes.
+ *
+ * Safe on one node only. Across nodes one race is left: node A lists an old orphan, node B
+ * uploads the same chunk again (its index entry was gone) and A deletes it before B's commit
+ * lands, leaving B's index naming a missing object. The cluster GC (a lease, plus a
+ * `last_seen` that a re-upload refreshes and a conditional index delete before the object
+ * delete: ../shared/SCALE-OUT.md §2.1) closes it; until then GC is refused in shared mode.
  */
 export async function sweepOrphans(context: BlobSweepContext): Promise<CompactReport> {
   const report: CompactReport = {

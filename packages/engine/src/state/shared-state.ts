@@ -19,8 +19,8 @@ export interface SharedStateDeps {
   prepare(stored: StoredVersionState): Promise<() => void>
 }
 
-/** Reads of a reload before it gives up on a consistent one (each is token, state, token). */
-const CONSISTENT_READ_ATTEMPTS = 20
+/** Reads of a state before one gives up on a consistent one (each is token, state, token). */
+export const CONSISTENT_READ_ATTEMPTS = 20
 
 /**
  * The commit token of a database shared by several processes, and the reload of its version
