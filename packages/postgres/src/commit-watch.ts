@@ -65,17 +65,20 @@ export function createCommitWatch(connectionString: string, schema: string): Com
     if (!wanted() || retry !== undefined || connecting !== undefined || client !== undefined) return
     retry = setTimeout(() => {
       retry = undefined
-      connect(true)
+      connect()
     }, backoff)
     retry.unref()
     backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)
   }
 
-  function connect(again: boolean): void {
+  function connect(): void {
     if (!wanted() || connecting !== undefined || client !== undefined) return
     const next = new pg.Client({
       connectionString,
       application_name: watchApplicationName(schema),
+      // A LISTEN connection only receives: without keepalive a dead one would go unnoticed.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     })
     let dropped = false
     const drop = (): void => {
@@ -102,12 +105,15 @@ export function createCommitWatch(connectionString: string, schema: string): Com
         }
         client = next
         backoff = FIRST_BACKOFF_MS
-        // Commits notified while nobody listened are lost: tell the listeners to look.
-        if (again) notify()
+        // Commits notified before this connection listened are lost (after a drop, and between
+        // the first add() and the LISTEN): tell the listeners to look.
+        notify()
       } catch {
         drop()
       } finally {
         connecting = undefined
+        // A drop while connecting could not schedule the retry (it was still connecting).
+        if (dropped) scheduleConnect()
       }
     })()
   }
@@ -130,7 +136,7 @@ export function createCommitWatch(connectionString: string, schema: string): Com
       // A function object per call: the same listener added twice is two listeners.
       const entry = (): void => listener()
       listeners.add(entry)
-      connect(false)
+      connect()
       return () => {
         if (!listeners.delete(entry) || listeners.size > 0) return
         void disconnect()

@@ -20,8 +20,10 @@ export interface PostgresMetaStoreOptions {
    * `true`). Opening takes a session advisory lock on the schema over a connection of its own,
    * held until `close()`, and fails with `LOCKED` while another store holds it. If that
    * connection ends while the store is open, the lock is gone: every later `batch` fails with
-   * `LOCKED` (reads go on) and the lock is never taken again silently. Until nodes coordinate
-   * through PostgreSQL, two processes writing one schema would corrupt it.
+   * `LOCKED` (reads go on) and the lock is never taken again silently. Use it for a database
+   * opened without the engine's `shared` mode: two such processes writing one schema would
+   * corrupt it. Processes that all open it with `Database.open({ meta, shared: true })` may
+   * share it without this lock.
    */
   exclusive?: boolean
 }

@@ -24,8 +24,8 @@ const WRITE_ATTEMPTS = 3
 /**
  * A {@link MetaStore} in PostgreSQL: one table `<schema>.kv (space, key, value)` with
  * `PRIMARY KEY (space, key)`, created with its schema when missing. Keys are `bytea` (text
- * keys as UTF-8), which PostgreSQL compares bytewise as LevelDB does. A batch is one
- * statement, so one transaction; an iteration reads one snapshot (a `REPEATABLE READ`
+ * keys as UTF-8), which PostgreSQL compares bytewise as LevelDB does. Every batch is one
+ * transaction (an unguarded synced one a single statement); an iteration reads one snapshot (a `REPEATABLE READ`
  * transaction with a cursor). A guarded batch is one transaction that locks its guarded keys
  * (`FOR UPDATE`, or a placeholder row for an absent key) before comparing and writing, and
  * that notifies the schema's channel (`pg_notify`, delivered only if it commits) when it
@@ -168,13 +168,15 @@ function postgresMetaStore(
               text: table.write,
               values: [rows.delSpaces, rows.delKeys, rows.putSpaces, rows.putKeys, rows.putValues],
             })
-            // Delivered only if this transaction commits: other nodes' watchers then look.
+          }
+          // Delivered only if this transaction commits: other nodes' watchers then look. Not for
+          // a batch of guards alone, whose placeholder rows come and go with no change.
+          if (ops.length > 0)
             await client.query({
               name: `svcdb-kv-notify-${schema}`,
               text: "SELECT pg_notify($1, '')",
               values: [channel],
             })
-          }
           assertLocked()
         })
         return

@@ -44,7 +44,7 @@ export async function acquireSchemaLock(
     throw new EngineError(
       'LOCKED',
       `the database in PostgreSQL schema "${schema}" is open in another svcdb process; ` +
-        'one node per database until multi-node support lands',
+        'one server per database until svcdb servers run as a cluster',
     )
   }
   const held = lock

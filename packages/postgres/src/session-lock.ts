@@ -6,6 +6,10 @@ export interface SessionLock {
   release(): Promise<void>
 }
 
+const KEEPALIVE_DELAY_MS = 10_000
+const PING_INTERVAL_MS = 5_000
+const PING_TIMEOUT_MS = 5_000
+
 // PostgreSQL 14+ may end idle sessions; a lock's session idles by design while it is held.
 const KEEP_IDLE_SESSION = `SELECT set_config(name, '0', false) FROM pg_settings WHERE name = 'idle_session_timeout'`
 
@@ -22,8 +26,14 @@ export async function trySessionLock(
   params: readonly unknown[],
   onLost: (reason: string) => void,
 ): Promise<SessionLock | undefined> {
-  // Keepalive makes a connection that silently vanished end, so its loss is noticed.
-  const client = new pg.Client({ connectionString, keepAlive: true })
+  // TCP keepalive after 10 s of silence (the OS default waits two hours) and a ping every few
+  // seconds make a connection that silently vanished end soon, so its loss is noticed; a
+  // server that ended the session may have given the lock to another process by then.
+  const client = new pg.Client({
+    connectionString,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  })
   let held = false
   let lostEarly: string | undefined
   const lose = (reason: string) => {
@@ -46,11 +56,23 @@ export async function trySessionLock(
   if (!locked) return undefined
   held = true
   if (lostEarly !== undefined) onLost(lostEarly)
+  const ping = setInterval(() => {
+    const answered = client.query('SELECT 1')
+    const silent = new Promise<never>((_, reject) => {
+      setTimeout(() => reject(new Error('it stopped answering')), PING_TIMEOUT_MS).unref()
+    })
+    Promise.race([answered, silent]).catch((err: Error) => {
+      lose(`its connection failed (${err.message})`)
+      void client.end().catch(() => undefined)
+    })
+  }, PING_INTERVAL_MS)
+  ping.unref()
 
   let releasing: Promise<void> | undefined
   return {
     release() {
       held = false
+      clearInterval(ping)
       releasing ??= client.end().catch(() => undefined)
       return releasing
     },
