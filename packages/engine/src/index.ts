@@ -61,6 +61,7 @@ export { createHasher } from './hashing/create-hasher'
 export type { HashAlgorithm, HashDomain, Hasher, HashStream } from './hashing/hasher'
 export { createLevelMetaStore } from './meta/level-meta-store'
 export { checkMetaOps } from './meta/meta-op-check'
+export { guardConflict, guardHolds } from './meta/meta-guard'
 export { BINARY_SPACES, TEXT_SPACES } from './meta/meta-store'
 export type {
   BinarySpace,

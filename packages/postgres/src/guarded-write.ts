@@ -1,4 +1,4 @@
-import { EngineError } from '@svcdb/engine'
+import { guardHolds } from '@svcdb/engine'
 import type { MetaGuard, MetaOp } from '@svcdb/engine'
 import type { PoolClient } from 'pg'
 import { keyBytes } from './kv-keys'
@@ -101,30 +101,7 @@ export function failedGuard(
   guards: readonly MetaGuard[],
   values: ReadonlyMap<string, Uint8Array | undefined>,
 ): MetaGuard | undefined {
-  return guards.find((guard) => {
-    const stored = values.get(guardSlot(guard))
-    if (guard.expect === null || stored === undefined)
-      return !(guard.expect === null && stored === undefined)
-    return Buffer.compare(stored, guard.expect) !== 0
-  })
-}
-
-/** The `CONFLICT` a batch whose `guard` does not hold fails with. */
-export function guardConflict(guard: MetaGuard, stored: Uint8Array | undefined): EngineError {
-  const key =
-    typeof guard.key === 'string'
-      ? JSON.stringify(guard.key)
-      : Buffer.from(guard.key).toString('hex')
-  const found =
-    stored === undefined
-      ? 'the key is absent'
-      : guard.expect === null
-        ? 'the key is present'
-        : 'another value is stored'
-  return new EngineError(
-    'CONFLICT',
-    `metadata batch: the guard on key ${key} of "${guard.space}" does not hold (${found})`,
-  )
+  return guards.find((guard) => !guardHolds(values.get(guardSlot(guard)), guard.expect))
 }
 
 function slotOf(space: string, key: Buffer): string {

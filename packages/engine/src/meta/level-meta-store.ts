@@ -1,3 +1,4 @@
+import { guardConflict, guardHolds } from './meta-guard'
 import { dirname } from 'node:path'
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
 import { EngineError, isEngineError } from '../errors'
@@ -202,7 +203,7 @@ async function admitGuarded(
     guards.forEach((guard, i) => values.set(slot(guard), found[i] ?? undefined))
   }
   return group.map(({ ops, guards }) => {
-    const failed = guards?.find((guard) => !holds(values.get(slot(guard)), guard.expect))
+    const failed = guards?.find((guard) => !guardHolds(values.get(slot(guard)), guard.expect))
     if (failed !== undefined) return guardConflict(failed, values.get(slot(failed)))
     for (const op of ops) {
       const at = slot(op)
@@ -220,23 +221,6 @@ function slot(entry: MetaOp | MetaGuard): string {
       ? key
       : Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
   return `${entry.space}\u0000${name}`
-}
-
-function holds(stored: Uint8Array | undefined, expect: Uint8Array | null): boolean {
-  if (expect === null || stored === undefined) return expect === null && stored === undefined
-  return Buffer.compare(stored, expect) === 0
-}
-
-function guardConflict(guard: MetaGuard, stored: Uint8Array | undefined): EngineError {
-  const key =
-    typeof guard.key === 'string'
-      ? JSON.stringify(guard.key)
-      : Buffer.from(guard.key).toString('hex')
-  return new EngineError(
-    'CONFLICT',
-    `metadata batch: the guard on key ${key} of "${guard.space}" does not hold ` +
-      `(${stored === undefined ? 'the key is absent' : guard.expect === null ? 'the key is present' : 'another value is stored'})`,
-  )
 }
 
 /**
