@@ -64,6 +64,8 @@ describe('the published packages, packed and installed with npm', () => {
       '@svcdb/contract',
       '@svcdb/engine',
       '@svcdb/events',
+      '@svcdb/postgres',
+      '@svcdb/s3',
       '@svcdb/scheduler',
       '@svcdb/server',
     ])
@@ -88,6 +90,7 @@ describe('the published packages, packed and installed with npm', () => {
       text: 'hello from npm',
       health: 'ok',
       routes: expect.any(Number),
+      drivers: { schema: 'svcdb', bucket: 'chunks' },
     })
   })
 

@@ -7,6 +7,8 @@ import { Database } from '@svcdb/engine'
 import { createClient } from '@svcdb/client'
 import { DEFAULT_SERVER_CONFIG, startServer } from '@svcdb/server'
 import { routes } from '@svcdb/contract'
+import { DEFAULT_SCHEMA } from '@svcdb/postgres'
+import { parseS3Url } from '@svcdb/s3'
 
 const dir = await mkdtemp(join(tmpdir(), 'svcdb-npm-install-'))
 try {
@@ -22,7 +24,11 @@ try {
   const client = createClient({ baseUrl: server.url })
   const health = await client.system.health()
   await server.close()
-  console.log(JSON.stringify({ text, health: health.status, routes: Object.keys(routes).length }))
+  // The scale-out drivers load from their published names (no server to reach here).
+  const drivers = { schema: DEFAULT_SCHEMA, bucket: parseS3Url('s3://chunks/prod?region=r').bucket }
+  console.log(
+    JSON.stringify({ text, health: health.status, routes: Object.keys(routes).length, drivers }),
+  )
 } finally {
   await rm(dir, { recursive: true, force: true })
 }
