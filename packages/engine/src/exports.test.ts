@@ -93,6 +93,7 @@ it('exports exactly the testing surface', () => {
       "runClusterConformance",
       "runLeasesConformance",
       "runMetaStoreConformance",
+      "runSharedDatabaseSuite",
     ]
   `)
 })

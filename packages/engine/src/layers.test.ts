@@ -22,7 +22,7 @@ const ROWS: readonly (readonly string[])[] = [
 ]
 
 /** Beside the rows: the `testing` subpath may import these, and no row imports it. */
-const TESTING_USES = new Set(['chunks', 'meta', 'hashing', 'internal', 'cluster'])
+const TESTING_USES = new Set(['.', 'chunks', 'meta', 'hashing', 'internal', 'cluster'])
 
 const src = dirname(fileURLToPath(import.meta.url))
 

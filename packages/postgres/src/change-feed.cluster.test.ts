@@ -1,15 +1,11 @@
-import { Database, isEngineError } from '@svcdb/engine'
-import type { DatabaseChange, MetaStore } from '@svcdb/engine'
+import { isEngineError } from '@svcdb/engine'
+import type { Database, DatabaseChange } from '@svcdb/engine'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { watchApplicationName } from './commit-watch'
-import { createPostgresMetaStore } from './postgres-meta-store'
-import { databaseUrl, testSchemas, withAdmin } from './test-schema'
+import { openSharedNodes, openStore } from './test-nodes'
+import { testSchemas, withAdmin } from './test-schema'
 
 const encoder = new TextEncoder()
-
-async function store(schema: string): Promise<MetaStore> {
-  return createPostgresMetaStore({ connectionString: databaseUrl(), schema })
-}
 
 /** Waits (bounded) until `done()` holds; fails naming `what` otherwise. */
 async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
@@ -44,11 +40,7 @@ describe('the change feed of a shared database on PostgreSQL', () => {
 
   beforeEach(async () => {
     schema = newSchema()
-    const [metaA, metaB] = [await store(schema), await store(schema)]
-    ;[a, b] = await Promise.all([
-      Database.open({ meta: metaA, shared: true }),
-      Database.open({ meta: metaB, shared: true, sharedPollMs: 2 ** 40 }),
-    ])
+    ;[a, b] = await openSharedNodes(schema, 2 ** 40)
   })
 
   afterEach(async () => {
@@ -104,8 +96,8 @@ describe('the change feed of a shared database on PostgreSQL', () => {
   })
 
   it('notifies watchers of committed guarded batches only', async () => {
-    const writer = await store(schema)
-    const watcher = await store(schema)
+    const writer = await openStore(schema)
+    const watcher = await openStore(schema)
     try {
       let notified = 0
       const stop = watcher.watch?.(() => notified++)

@@ -17,5 +17,7 @@ export type {
   MetaStoreFixtureFactory,
   MetaStoreSupports,
 } from './meta-store-conformance'
+export { runSharedDatabaseSuite } from './shared-database-suite'
+export type { SharedDatabaseFixture, SharedDatabaseFixtureFactory } from './shared-database-suite'
 export { createSimulatedFileSystem } from './simulated-file-system'
 export type { SimulatedFaultCode, SimulatedFileSystem } from './simulated-file-system'
