@@ -53,6 +53,8 @@ it('exports exactly the public surface', () => {
       "createMemoryBlobStore",
       "createPackChunkStore",
       "createTieredChunkStore",
+      "guardConflict",
+      "guardHolds",
       "hasControlCharacter",
       "isEngineError",
       "normalizePath",
