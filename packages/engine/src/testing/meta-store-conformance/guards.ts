@@ -244,13 +244,11 @@ export function guardsTests(ctx: MetaSuiteContext): void {
           }),
         ),
       ])
-      expect([plain, first, second, other]).toEqual([
-        'resolved',
-        'resolved',
-        'CONFLICT',
-        'resolved',
-      ])
-      expect(text(await store.get('ref', 'HEAD'))).toBe('first')
+      expect([plain, other]).toEqual(['resolved', 'resolved'])
+      // Exactly one of the two racing batches wins; which one is the store's business (a
+      // single-process queue keeps the order issued, a database's connections need not).
+      expect([first, second].sort()).toEqual(['CONFLICT', 'resolved'])
+      expect(text(await store.get('ref', 'HEAD'))).toBe(first === 'resolved' ? 'first' : 'second')
       expect(numbers(await store.get('meta', 'plain'))).toEqual([1])
       expect(numbers(await store.get('meta', 'other'))).toEqual([2])
     })
