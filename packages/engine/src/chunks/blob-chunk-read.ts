@@ -1,5 +1,6 @@
 import { EngineError, isEngineError } from '../errors'
 import type { MetaStore } from '../meta/meta-store'
+import type { BlobChunkCache } from './blob-chunk-cache'
 import type { BlobStore } from './blob-store'
 import { blobChunkKey } from './blob-chunk-key'
 import { decodeBlobChunkEntry } from './blob-chunk-entry'
@@ -20,6 +21,10 @@ export interface BlobReadContext {
   blobs: BlobStore
   /** Object GETs in flight at most, per `readMany` call. */
   readConcurrency: number
+  /** The node-local copy of objects, if any. */
+  cache: BlobChunkCache | undefined
+  /** GETs under way for the cache, by key: concurrent readers of one chunk share one. */
+  inflight: Map<string, Promise<Uint8Array | undefined>>
   assertOpen(): void
   ioError(action: string, err: unknown): unknown
 }
@@ -54,9 +59,68 @@ async function openObject(
   }
 }
 
+/** An object as loaded: from the cache, or fetched (with the bytes to cache once verified). */
+interface Loaded {
+  object: Uint8Array | undefined
+  cached?: boolean
+  fill?: Uint8Array
+}
+
+/** One GET of `key` shared by concurrent readers, each given its own copy. */
+async function sharedGet(context: BlobReadContext, key: string): Promise<Loaded> {
+  const running = context.inflight.get(key)
+  if (running !== undefined) return { object: (await running)?.slice() }
+  const get = getObject(context, key)
+  context.inflight.set(key, get)
+  try {
+    const object = await get
+    // The shared bytes go to the cache (nobody changes them); the reader gets a copy.
+    return object === undefined ? { object } : { object: object.slice(), fill: object }
+  } finally {
+    context.inflight.delete(key)
+  }
+}
+
+/** The chunk's object: the cached copy when there is one, else a GET. */
+async function loadObject(
+  context: BlobReadContext,
+  hash: Uint8Array,
+  key: string,
+): Promise<Loaded> {
+  if (context.cache === undefined) return { object: await getObject(context, key) }
+  const cached = await context.cache.get(hash)
+  return cached === undefined ? sharedGet(context, key) : { object: cached, cached: true }
+}
+
 /**
- * Reads one chunk: a staged one from its entry, else the index entry and the object fetched
- * side by side (one round trip of latency; a missing chunk costs a wasted GET, which is rare).
+ * The raw bytes of a loaded object, checked as {@link openObject} checks. A cached copy that
+ * fails is deleted and the object fetched again; a fetched one that passes is cached.
+ */
+async function openLoaded(
+  context: BlobReadContext,
+  hash: Uint8Array,
+  entry: BlobChunkEntry,
+  key: string,
+  loaded: Loaded,
+): Promise<Uint8Array> {
+  if (loaded.cached === true) {
+    try {
+      return await openObject(hash, entry, key, loaded.object)
+    } catch (err) {
+      if (!isEngineError(err, 'CONTENT_CORRUPT')) throw err
+      await context.cache?.drop(hash)
+      return openLoaded(context, hash, entry, key, await sharedGet(context, key))
+    }
+  }
+  const raw = await openObject(hash, entry, key, loaded.object)
+  if (loaded.fill !== undefined) context.cache?.fill(hash, loaded.fill)
+  return raw
+}
+
+/**
+ * Reads one chunk: a staged one from its entry, else the index entry and the object (cached
+ * or fetched) side by side (one round trip of latency; a missing chunk costs a wasted GET,
+ * which is rare). Nothing is returned that the index or the staging table does not hold.
  */
 export async function readBlobChunk(
   context: BlobReadContext,
@@ -67,14 +131,14 @@ export async function readBlobChunk(
   const key = blobChunkKey(hash)
   const staged = await context.table.settled(hash)
   if (staged !== undefined) {
-    return openObject(hash, staged.entry, key, await getObject(context, key))
+    return openLoaded(context, hash, staged.entry, key, await loadObject(context, hash, key))
   }
-  const [indexed, object] = await Promise.all([
+  const [indexed, loaded] = await Promise.all([
     context.meta.get('chunkidx', hash),
-    getObject(context, key),
+    loadObject(context, hash, key),
   ])
   if (indexed === undefined) throw notFound(hash)
-  return openObject(hash, decodeBlobChunkEntry(indexed), key, object)
+  return openLoaded(context, hash, decodeBlobChunkEntry(indexed), key, loaded)
 }
 
 /**
@@ -112,12 +176,8 @@ export async function readBlobChunks(
       const hash = hashes[i] as Uint8Array
       const key = blobChunkKey(hash)
       try {
-        out[i] = await openObject(
-          hash,
-          entries[i] as BlobChunkEntry,
-          key,
-          await getObject(context, key),
-        )
+        const entry = entries[i] as BlobChunkEntry
+        out[i] = await openLoaded(context, hash, entry, key, await loadObject(context, hash, key))
       } catch (err) {
         failed = true
         throw err

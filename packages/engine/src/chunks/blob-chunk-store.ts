@@ -2,6 +2,7 @@ import { EngineError, isEngineError } from '../errors'
 import type { Clock } from '../internal/clock'
 import type { MetaStore } from '../meta/meta-store'
 import type { BlobStore } from './blob-store'
+import { createBlobChunkCache } from './blob-chunk-cache'
 import { blobObjectSize, decodeBlobChunkEntry } from './blob-chunk-entry'
 import { blobChunkKey } from './blob-chunk-key'
 import { readBlobChunk, readBlobChunks } from './blob-chunk-read'
@@ -34,6 +35,16 @@ export interface BlobChunkStoreOptions {
   clock?: Clock
   /** Object GETs one `readMany` call runs at once. Default 16. */
   readConcurrency?: number
+  /**
+   * A node-local read cache of chunk objects on disk: each object read is kept under
+   * `<dir>/<2 hex>/<64 hex>`, and read from there next time instead of the blob store. At most
+   * `maxBytes` of files (least recently used deleted first; the directory is scanned at open).
+   * Chunks are immutable, so a copy is never stale; a cached copy is checked like a fetched
+   * one (a corrupt or truncated file is deleted and the object fetched again), and only
+   * chunks the index holds are served. Files of removed chunks stay until evicted.
+   * Default: no cache.
+   */
+  cache?: { dir: string; maxBytes: number }
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -91,7 +102,9 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
   const assertOpen = (): void => {
     if (closed) throw new EngineError('CLOSED', 'the chunk store is closed')
   }
-  const reads = { table, meta, blobs, readConcurrency, assertOpen, ioError }
+  const cache = options.cache === undefined ? undefined : createBlobChunkCache(options.cache)
+  const inflight = new Map<string, Promise<Uint8Array | undefined>>()
+  const reads = { table, meta, blobs, readConcurrency, cache, inflight, assertOpen, ioError }
 
   const shared = stagedChunks({
     table,
@@ -206,6 +219,7 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
       // Let this store's own puts and deletes settle before the owner closes `blobs`.
       await Promise.allSettled([...table.entries().map((entry) => entry.promise), compacting])
       table.clear()
+      await cache?.close()
     },
   }
 }
