@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import {
   createBlobChunkStore,
   createLevelChunkStore,
@@ -6,6 +7,9 @@ import {
 } from '@svcdb/engine'
 import type { BlobStore, ChunkStore, MetaStore } from '@svcdb/engine'
 import type { StorageConfig } from '../config/server-config'
+
+/** Bytes of S3 chunk objects kept on `--data` (least recently used deleted past it). */
+const CHUNK_CACHE_BYTES = 1024 ** 3
 
 /** The server's database and how to release everything opened for it. */
 export interface OpenedDatabase {
@@ -45,7 +49,12 @@ export async function openDatabase(
       // LevelDB). Larger ones go to S3.
       chunks = createTieredChunkStore({
         small: createLevelChunkStore({ meta }),
-        large: createBlobChunkStore({ meta, blobs }),
+        // Chunks never change, so a node-local copy on --data spares S3 GETs and is never stale.
+        large: createBlobChunkStore({
+          meta,
+          blobs,
+          cache: { dir: join(dataDir, 'chunk-cache'), maxBytes: CHUNK_CACHE_BYTES },
+        }),
       })
     }
     const db = await Database.open({
