@@ -103,6 +103,9 @@ describe('the change feed of a shared database on PostgreSQL', () => {
       const stop = watcher.watch?.(() => notified++)
       expect(stop).toBeDefined()
       await until('the LISTEN connection', async () => (await watchPids(schema)).length === 1)
+      // Once it listens the watch tells its watchers to look (commits before it are unheard).
+      await until('the first look', () => notified >= 1)
+      notified = 0
       const put = (value: string) => ({
         type: 'put' as const,
         space: 'sys' as const,
