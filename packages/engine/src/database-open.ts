@@ -16,6 +16,7 @@ import { DATABASE_FORMAT_VERSION, readFormat, upgradeFormat } from './state/form
 import { jsonValue } from './state/stored-json'
 import { VERSION_LOG_LIMIT } from './state/version-log'
 import type { MetaOp, MetaStore } from './meta/meta-store'
+import { givenStorage, openDiskStorage, openLevelStorage } from './storage/open-storage'
 import type { Storage } from './storage/open-storage'
 import { DEFAULT_HEAD_LOG_RETENTION_MS } from './versions/head-log'
 import { FORMAT_KEY, HEAD } from './meta/keys'
@@ -91,6 +92,17 @@ export interface DatabaseOptions {
 }
 
 const systemClock: Clock = { now: () => Date.now() }
+
+/** The storage `options` name (checked first by `checkStorageOptions`), opened. */
+export async function openStorageFor(options: DatabaseOptions): Promise<Storage> {
+  if (options.meta !== undefined) return givenStorage(options.meta, options.chunks)
+  if (options.path === undefined)
+    return openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
+  return openDiskStorage(options.path, {
+    ...(options.packSizeLimit === undefined ? {} : { packSizeLimit: options.packSizeLimit }),
+    ...(options.chunkCacheBytes === undefined ? {} : { chunkCacheBytes: options.chunkCacheBytes }),
+  })
+}
 
 /**
  * Reads (or, for a new database, writes) the format record, loads refs and counters, and

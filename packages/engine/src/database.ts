@@ -17,7 +17,6 @@ import type { EngineStats } from './stats/engine-stats'
 import { createSystemStore } from './system-store'
 import type { SystemStore } from './system-store'
 import { EngineError } from './errors'
-import { givenStorage, openDiskStorage, openLevelStorage } from './storage/open-storage'
 import type { Storage } from './storage/open-storage'
 import { withStoredVersion } from './versions/existing-version'
 import { verifyDatabase } from './verify/verify-database'
@@ -37,7 +36,7 @@ import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk, readChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './read/entry'
 import { Workspace } from './workspace'
-import { checkStorageOptions, openCore } from './database-open'
+import { checkStorageOptions, openCore, openStorageFor } from './database-open'
 import type { DatabaseOptions } from './database-open'
 
 export type { DatabaseOptions } from './database-open'
@@ -72,26 +71,7 @@ export class Database extends Workspace {
    */
   static async open(options: DatabaseOptions): Promise<Database> {
     checkStorageOptions(options)
-    const storage: Storage =
-      options.meta !== undefined
-        ? givenStorage(options.meta, options.chunks)
-        : options.path !== undefined
-          ? await openDiskStorage(options.path, {
-              ...(options.packSizeLimit === undefined
-                ? {}
-                : { packSizeLimit: options.packSizeLimit }),
-              ...(options.chunkCacheBytes === undefined
-                ? {}
-                : { chunkCacheBytes: options.chunkCacheBytes }),
-            })
-          : await openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
-    try {
-      return new Database(await openCore(storage, options))
-    } catch (err) {
-      await storage.chunks.close().catch(() => undefined)
-      await storage.meta.close().catch(() => undefined)
-      throw err
-    }
+    return openDatabaseOnStorage(await openStorageFor(options), options)
   }
 
   /**
