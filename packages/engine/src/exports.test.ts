@@ -89,6 +89,7 @@ it('exports exactly the query-language surface', () => {
 it('exports exactly the testing surface', () => {
   expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
     [
+      "createBlobChunkStoreFixture",
       "createSimulatedFileSystem",
       "runBlobStoreConformance",
       "runChunkStoreConformance",

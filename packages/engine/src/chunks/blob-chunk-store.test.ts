@@ -2,13 +2,15 @@ import { MemoryLevel } from 'memory-level'
 import { describe, expect, it } from 'vitest'
 import { createLevelMetaStore } from '../meta/level-meta-store'
 import { collect, outcome } from '../testing/meta-store-conformance/async-results'
-import { runChunkStoreConformance } from '../testing/chunk-store-conformance'
+import {
+  createBlobChunkStoreFixture,
+  runChunkStoreConformance,
+} from '../testing/chunk-store-conformance'
 import type { ChunkStoreFixture } from '../testing/chunk-store-conformance'
 import { pseudoRandomBytes } from '../testing/pseudo-random-bytes'
 import { createHasher } from '../hashing/create-hasher'
 import type { BlobStore } from './blob-store'
 import { blobChunkKey } from './blob-chunk-key'
-import { createBlobChunkStore } from './blob-chunk-store'
 import type { BlobChunkStoreOptions } from './blob-chunk-store'
 import type { StageResult } from './chunk-store'
 import { createMemoryBlobStore } from './memory-blob-store'
@@ -16,46 +18,19 @@ import { createMemoryBlobStore } from './memory-blob-store'
 type Tuning = Omit<BlobChunkStoreOptions, 'meta' | 'blobs'>
 
 /** A blob chunk store over memory-level and `blobs`; `reopen` keeps both stores' data. */
-async function fixture(
+function fixture(
   blobs: BlobStore = createMemoryBlobStore(),
   tuning: Tuning = {},
   level = new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }),
 ): Promise<ChunkStoreFixture> {
-  if (level.status !== 'open') await level.open()
-  const meta = createLevelMetaStore(level)
-  const store = createBlobChunkStore({ meta, blobs, ...tuning })
-  let closed = false
-  const closeBoth = async (): Promise<void> => {
-    if (closed) return
-    closed = true
-    await store.close()
-    await meta.close()
-  }
-  return {
-    store,
-    meta,
-    async corrupt(hash) {
-      const key = blobChunkKey(hash)
-      const object = await blobs.get(key)
-      if (object === undefined) throw new Error('corrupt(): no such object')
-      const at = object.length - 1 - (object.length >> 2)
-      object[at] = (object[at] as number) ^ 0x10
-      await blobs.put(key, object)
+  return createBlobChunkStoreFixture({
+    blobs,
+    tuning,
+    async openMeta() {
+      if (level.status !== 'open') await level.open()
+      return createLevelMetaStore(level)
     },
-    async footprint() {
-      let total = 0
-      for await (const { size } of blobs.list('chunks/')) total += size
-      return total
-    },
-    async reopen() {
-      await closeBoth()
-      return fixture(blobs, tuning, level)
-    },
-    async close() {
-      await closeBoth()
-      await blobs.close()
-    },
-  }
+  })
 }
 
 runChunkStoreConformance('blob (memory-level, memory blobs)', () => fixture())

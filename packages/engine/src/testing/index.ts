@@ -1,7 +1,11 @@
 export { runBlobStoreConformance } from './blob-store-conformance'
 export type { BlobStoreFixture, BlobStoreFixtureFactory } from './blob-store-conformance'
-export { runChunkStoreConformance } from './chunk-store-conformance'
-export type { ChunkStoreFixture, ChunkStoreFixtureFactory } from './chunk-store-conformance'
+export { createBlobChunkStoreFixture, runChunkStoreConformance } from './chunk-store-conformance'
+export type {
+  BlobChunkStoreFixtureOptions,
+  ChunkStoreFixture,
+  ChunkStoreFixtureFactory,
+} from './chunk-store-conformance'
 export { runClusterConformance } from './cluster-conformance'
 export type {
   ClusterFixture,

@@ -12,6 +12,8 @@ import { removeTests } from './remove'
 import { stageTests } from './stage'
 
 export type { ChunkStoreFixture, ChunkStoreFixtureFactory } from './fixture'
+export { createBlobChunkStoreFixture } from './blob-fixture'
+export type { BlobChunkStoreFixtureOptions } from './blob-fixture'
 
 /**
  * Runs the `ChunkStore` conformance suite (vitest) against fixtures made by

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { outcome } from '../meta-store-conformance/async-results'
 import type { LeasesSuiteContext } from './fixture'
-import { gate } from './fixture'
+import { holdLock } from './fixture'
 
 /** A closed node refuses every call and holds no lock. */
 export function closeTests(ctx: LeasesSuiteContext): void {
@@ -21,24 +21,12 @@ export function closeTests(ctx: LeasesSuiteContext): void {
 
     it('releases the locks it holds, aborting their jobs’ signals', async () => {
       const { a, b } = await ctx.open()
-      const job = gate()
-      let signal!: AbortSignal
-      let started!: () => void
-      const running = new Promise<void>((resolve) => {
-        started = resolve
-      })
-      const holding = a.withLock('gc', async (s) => {
-        signal = s
-        started()
-        await job.promise
-        return 'late'
-      })
-      await running
+      const held = await holdLock(a, 'gc', 'late')
       await a.close()
-      expect(signal.aborted).toBe(true)
+      expect(held.signal.aborted).toBe(true)
       expect(await b.withLock('gc', async () => 'taken')).toEqual({ ran: true, value: 'taken' })
-      job.open()
-      expect(await holding).toEqual({ ran: true, value: 'late' })
+      held.finish()
+      expect(await held.result).toEqual({ ran: true, value: 'late' })
     })
 
     it('leaves claims to the other node as they were', async () => {

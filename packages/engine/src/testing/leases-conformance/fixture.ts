@@ -1,4 +1,4 @@
-import type { Leases } from '../../cluster/leases'
+import type { Leases, LockResult } from '../../cluster/leases'
 
 /** Two nodes over one shared lease state, with the hooks the conformance suite needs. */
 export interface LeasesFixture {
@@ -40,4 +40,35 @@ export function gate(): { readonly promise: Promise<void>; open(): void } {
     open = resolve
   })
   return { promise, open }
+}
+
+/** A job inside `withLock(name)` that holds the lock until the test lets it end. */
+export interface HeldLock<T> {
+  /** The job's signal: aborted when the lock is lost. */
+  readonly signal: AbortSignal
+  /** Lets the job end (it then returns its value). */
+  finish(): void
+  /** What `withLock` resolves with once the job ended. */
+  readonly result: Promise<LockResult<T>>
+}
+
+/** Starts a job holding lock `name` on `leases`; resolves once the job is running. */
+export async function holdLock<T>(leases: Leases, name: string, value: T): Promise<HeldLock<T>> {
+  const job = gate()
+  let running!: (signal: AbortSignal) => void
+  let notRunning!: (err: unknown) => void
+  const started = new Promise<AbortSignal>((resolve, reject) => {
+    running = resolve
+    notRunning = reject
+  })
+  const result = leases.withLock(name, async (signal) => {
+    running(signal)
+    await job.promise
+    return value
+  })
+  // A lock not taken (or a failed call) must fail the test, not leave it waiting.
+  result.then((r) => {
+    if (!r.ran) notRunning(new Error(`the lock ${name} was not taken`))
+  }, notRunning)
+  return { signal: await started, finish: job.open, result }
 }

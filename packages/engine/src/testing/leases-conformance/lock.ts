@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { outcome } from '../meta-store-conformance/async-results'
 import type { LeasesSuiteContext } from './fixture'
-import { gate } from './fixture'
+import { gate, holdLock } from './fixture'
 
 /** Waits until `signal` aborts. */
 function aborted(signal: AbortSignal): Promise<void> {
@@ -19,17 +19,7 @@ export function lockTests(ctx: LeasesSuiteContext): void {
 
     it('runs nothing while another holder, on either node, has the lock', async () => {
       const { a, b } = await ctx.open()
-      const job = gate()
-      let started!: () => void
-      const running = new Promise<void>((resolve) => {
-        started = resolve
-      })
-      const holding = a.withLock('gc', async () => {
-        started()
-        await job.promise
-        return 'done'
-      })
-      await running
+      const held = await holdLock(a, 'gc', 'done')
       let ranAgain = false
       const mark = async () => {
         ranAgain = true
@@ -42,8 +32,8 @@ export function lockTests(ctx: LeasesSuiteContext): void {
         ran: true,
         value: 'other',
       })
-      job.open()
-      expect(await holding).toEqual({ ran: true, value: 'done' })
+      held.finish()
+      expect(await held.result).toEqual({ ran: true, value: 'done' })
       expect(await b.withLock('gc', async () => 'next')).toEqual({ ran: true, value: 'next' })
     })
 
@@ -83,25 +73,13 @@ export function lockTests(ctx: LeasesSuiteContext): void {
     it('frees the lock when its holder’s process or connection goes, and tells the job', async () => {
       const fixture = await ctx.open()
       const { a, b } = fixture
-      const job = gate()
-      let signal!: AbortSignal
-      let started!: () => void
-      const running = new Promise<void>((resolve) => {
-        started = resolve
-      })
-      const holding = a.withLock('gc', async (s) => {
-        signal = s
-        started()
-        await job.promise
-        return 'finished late'
-      })
-      await running
-      expect(signal.aborted).toBe(false)
+      const held = await holdLock(a, 'gc', 'finished late')
+      expect(held.signal.aborted).toBe(false)
       await fixture.loseLocks(a)
-      await aborted(signal)
+      await aborted(held.signal)
       expect(await b.withLock('gc', async () => 'taken')).toEqual({ ran: true, value: 'taken' })
-      job.open()
-      expect(await holding).toEqual({ ran: true, value: 'finished late' })
+      held.finish()
+      expect(await held.result).toEqual({ ran: true, value: 'finished late' })
     })
 
     it('refuses a malformed name with INVALID_INPUT, running nothing', async () => {
