@@ -34,3 +34,47 @@ describe('systemStore', () => {
     await rejectsWith(a.get('user/2'), 'CLOSED')
   })
 })
+
+describe('systemStore guarded batches', () => {
+  it('applies a batch only while its guards hold, and names CONFLICT otherwise', async () => {
+    const { db } = await openMemoryDatabase()
+    const store = db.systemStore('auth')
+    await store.batch([{ type: 'put', key: 'root', value: 'a' }], {
+      guards: [{ key: 'root', expect: null }],
+    })
+    await rejectsWith(
+      store.batch([{ type: 'put', key: 'root', value: 'b' }], {
+        guards: [{ key: 'root', expect: null }],
+      }),
+      'CONFLICT',
+    )
+    expect(await store.get('root')).toBe('a')
+    await store.batch([{ type: 'put', key: 'root', value: 'c' }], {
+      guards: [{ key: 'root', expect: 'a' }],
+    })
+    await rejectsWith(
+      store.batch([{ type: 'del', key: 'root' }], { guards: [{ key: 'root', expect: 'a' }] }),
+      'CONFLICT',
+    )
+    expect(await store.get('root')).toBe('c')
+    // A guard names a key of its own namespace only.
+    await db.systemStore('tasks').batch([{ type: 'put', key: 'root', value: 'x' }], {
+      guards: [{ key: 'root', expect: null }],
+    })
+    await db.close()
+  })
+
+  it('lets exactly one of racing guarded batches win', async () => {
+    const { db } = await openMemoryDatabase()
+    const store = db.systemStore('auth')
+    const results = await Promise.allSettled(
+      ['a', 'b', 'c', 'd'].map((value) =>
+        store.batch([{ type: 'put', key: 'once', value }], {
+          guards: [{ key: 'once', expect: null }],
+        }),
+      ),
+    )
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+    await db.close()
+  })
+})

@@ -1,8 +1,29 @@
 import { assertSystemNamespace, parseSystemKey, systemKey } from './meta/keys'
-import type { MetaOp, MetaStore } from './meta/meta-store'
+import type { MetaGuard, MetaOp, MetaStore } from './meta/meta-store'
 
 /** One write of a {@link SystemStore} batch. */
 export type SystemOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string }
+
+/**
+ * A condition of a guarded {@link SystemStore.batch}: `key` must hold exactly `expect` just
+ * before the batch is written, or be absent with `expect: null`.
+ */
+export interface SystemGuard {
+  key: string
+  expect: string | null
+}
+
+/** Options of {@link SystemStore.batch}. */
+export interface SystemBatchOptions {
+  /** Durable when it resolves; default true. */
+  sync?: boolean
+  /**
+   * Makes the batch a compare-and-set: it applies only if every guard holds, else it fails
+   * with `CONFLICT` and writes nothing. Of batches racing on one guarded key, on any node
+   * sharing the database, exactly one wins. Guarded batches also wake other nodes' watchers.
+   */
+  guards?: readonly SystemGuard[]
+}
 
 /**
  * An ordered string key-value store in the database's `sys` space, for records of other
@@ -12,7 +33,7 @@ export type SystemOp = { type: 'put'; key: string; value: string } | { type: 'de
  */
 export interface SystemStore {
   get(key: string): Promise<string | undefined>
-  batch(ops: readonly SystemOp[], options?: { sync?: boolean }): Promise<void>
+  batch(ops: readonly SystemOp[], options?: SystemBatchOptions): Promise<void>
   /** Entries whose key starts with `prefix`, in key order (at most `limit`). */
   entries(prefix: string, options?: { limit?: number; after?: string }): Promise<[string, string][]>
 }
@@ -45,7 +66,17 @@ export function createSystemStore(
             }
           : { type: 'del', space: 'sys', key: systemKey(namespace, op.key) },
       )
-      await meta.batch(metaOps, { sync: options.sync ?? true })
+      const guards = options.guards?.map(
+        (guard): MetaGuard => ({
+          space: 'sys',
+          key: systemKey(namespace, guard.key),
+          expect: guard.expect === null ? null : encoder.encode(guard.expect),
+        }),
+      )
+      await meta.batch(metaOps, {
+        sync: options.sync ?? true,
+        ...(guards === undefined ? {} : { guards }),
+      })
     },
     async entries(start, options = {}) {
       assertOpen()
