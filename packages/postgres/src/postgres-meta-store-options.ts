@@ -26,6 +26,15 @@ export interface PostgresMetaStoreOptions {
    * share it without this lock.
    */
   exclusive?: boolean
+  /**
+   * Join the schema as one of several nodes (default `false`; the svcdb server passes `true`
+   * with the engine's `shared` mode). Opening takes the schema's advisory lock in shared mode,
+   * held until `close()`: members never exclude each other, but a store opened `exclusive`
+   * (such as `svcdb-server reset-root-key`) is refused while any member is open, and members
+   * are refused while it is. Losing that connection ends nothing for the member (its guarded
+   * commits keep it correct); it only stops keeping exclusive openers out.
+   */
+  member?: boolean
 }
 
 /** {@link PostgresMetaStoreOptions} checked, with defaults filled in. */
@@ -34,6 +43,7 @@ export interface CheckedPostgresOptions {
   readonly schema: string
   readonly poolSize: number
   readonly exclusive: boolean
+  readonly member: boolean
 }
 
 /** The default schema. */
@@ -50,6 +60,7 @@ export function checkPostgresOptions(options: PostgresMetaStoreOptions): Checked
     schema = DEFAULT_SCHEMA,
     poolSize = DEFAULT_POOL_SIZE,
     exclusive = false,
+    member = false,
   } = options
   if (typeof connectionString !== 'string' || connectionString.trim() === '')
     throw new EngineError('INVALID_INPUT', 'connectionString must be a non-empty string')
@@ -63,5 +74,9 @@ export function checkPostgresOptions(options: PostgresMetaStoreOptions): Checked
     throw new EngineError('INVALID_INPUT', `poolSize must be a positive integer, got ${poolSize}`)
   if (typeof exclusive !== 'boolean')
     throw new EngineError('INVALID_INPUT', `exclusive must be a boolean, got ${String(exclusive)}`)
-  return { connectionString, schema, poolSize, exclusive }
+  if (typeof member !== 'boolean')
+    throw new EngineError('INVALID_INPUT', `member must be a boolean, got ${String(member)}`)
+  if (exclusive && member)
+    throw new EngineError('INVALID_INPUT', 'exclusive and member exclude each other: pick one')
+  return { connectionString, schema, poolSize, exclusive, member }
 }

@@ -32,7 +32,8 @@ const WRITE_ATTEMPTS = 3
  * writes: `watch()` follows those notifications over one `LISTEN` connection of its own. Fails with `INVALID_INPUT` for bad options and `IO_ERROR`
  * when the database cannot be reached; closing the store ends its connections. With
  * `exclusive: true` it fails with `LOCKED` while another store holds the schema, and its
- * batches fail with `LOCKED` once its lock is lost.
+ * batches fail with `LOCKED` once its lock is lost; with `member: true` it joins the nodes
+ * sharing the schema and keeps exclusive openers out while it is open.
  *
  * @example
  * const meta = await createPostgresMetaStore({ connectionString: process.env.DATABASE_URL! })
@@ -41,9 +42,12 @@ const WRITE_ATTEMPTS = 3
 export async function createPostgresMetaStore(
   options: PostgresMetaStoreOptions,
 ): Promise<MetaStore> {
-  const { connectionString, schema, poolSize, exclusive } = checkPostgresOptions(options)
+  const { connectionString, schema, poolSize, exclusive, member } = checkPostgresOptions(options)
   // The lock first: a refused open leaves nothing behind, not even the table.
-  const lock = exclusive ? await acquireSchemaLock(connectionString, schema) : undefined
+  const lock =
+    exclusive || member
+      ? await acquireSchemaLock(connectionString, schema, member ? 'member' : 'exclusive')
+      : undefined
   const pool = new pg.Pool({ connectionString, max: poolSize })
   // An idle connection that breaks is dropped by the pool; the next query reports it.
   pool.on('error', () => undefined)

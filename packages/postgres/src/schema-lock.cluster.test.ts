@@ -138,3 +138,68 @@ describe('createPostgresMetaStore with exclusive: true', () => {
     expect(await next.get('ref', 'after')).toBeUndefined()
   })
 })
+
+describe('createPostgresMetaStore with member: true', () => {
+  const stores: MetaStore[] = []
+  const newSchema = testSchemas('svcdb_member')
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close()
+  })
+  const open = async (schema: string, options: { exclusive?: boolean; member?: boolean }) => {
+    const store = await createPostgresMetaStore({
+      connectionString: databaseUrl(),
+      schema,
+      ...options,
+    })
+    stores.push(store)
+    return store
+  }
+
+  it('lets members share the schema, and keeps exclusive openers out while any is open', async () => {
+    const schema = newSchema()
+    const a = await open(schema, { member: true })
+    const b = await open(schema, { member: true })
+    await a.batch(put('a'), { sync: true })
+    await b.batch(put('b'), { sync: true })
+    expect(await a.get('ref', 'b')).toEqual(utf8('v'))
+    const refused = await createPostgresMetaStore({
+      connectionString: databaseUrl(),
+      schema,
+      exclusive: true,
+    }).catch((err: unknown) => err)
+    expect(refused).toMatchObject({ code: 'LOCKED' })
+    await a.close()
+    stores.splice(stores.indexOf(a), 1)
+    await expect(
+      createPostgresMetaStore({ connectionString: databaseUrl(), schema, exclusive: true }),
+    ).rejects.toMatchObject({ code: 'LOCKED' })
+    await b.close()
+    stores.splice(stores.indexOf(b), 1)
+    const alone = await open(schema, { exclusive: true })
+    expect(await alone.get('ref', 'a')).toEqual(utf8('v'))
+  })
+
+  it('refuses a member while an exclusive store holds the schema', async () => {
+    const schema = newSchema()
+    await open(schema, { exclusive: true })
+    const refused = await createPostgresMetaStore({
+      connectionString: databaseUrl(),
+      schema,
+      member: true,
+    }).catch((err: unknown) => err)
+    expect(refused).toMatchObject({
+      code: 'LOCKED',
+      message: expect.stringContaining('excludes others'),
+    })
+  })
+
+  it('refuses exclusive and member together with INVALID_INPUT', async () => {
+    await expect(
+      createPostgresMetaStore({
+        connectionString: databaseUrl(),
+        exclusive: true,
+        member: true,
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+  })
+})

@@ -21,20 +21,25 @@ export interface SchemaLock {
 // Two int4 keys: 64 bits of the schema name, and a key space apart from one-key advisory locks
 // (such as the transaction lock that serialises creating the table).
 const TRY_LOCK = `SELECT pg_try_advisory_lock(hashtext('svcdb:' || $1), hashtext($1)) AS locked`
+// The same lock, taken in shared mode by each node of a cluster.
+const TRY_SHARED_LOCK = `SELECT pg_try_advisory_lock_shared(hashtext('svcdb:' || $1), hashtext($1)) AS locked`
 
 /**
- * Takes the exclusive lock on `schema`, or fails with `LOCKED` when another session holds it
- * (`IO_ERROR` when the server cannot be reached). On failure no connection is left open. The
- * lock is never taken again by this object: once lost, it stays lost.
+ * Takes the lock on `schema`, exclusive or as one of its `member`s, or fails with `LOCKED`
+ * when a session holds it in the other way (or exclusively) (`IO_ERROR` when the server
+ * cannot be reached). On failure no connection is left open. The lock is never taken again by
+ * this object: once lost, it stays lost; a member's loss is not reported by `assertHeld`.
  */
 export async function acquireSchemaLock(
   connectionString: string,
   schema: string,
+  mode: 'exclusive' | 'member' = 'exclusive',
 ): Promise<SchemaLock> {
   let lost: string | undefined
   let lock: SessionLock | undefined
   try {
-    lock = await trySessionLock(connectionString, TRY_LOCK, [schema], (reason) => {
+    const sql = mode === 'member' ? TRY_SHARED_LOCK : TRY_LOCK
+    lock = await trySessionLock(connectionString, sql, [schema], (reason) => {
       lost ??= reason
     })
   } catch (err) {
@@ -43,14 +48,18 @@ export async function acquireSchemaLock(
   if (lock === undefined) {
     throw new EngineError(
       'LOCKED',
-      `the database in PostgreSQL schema "${schema}" is open in another svcdb process; ` +
-        'one server per database until svcdb servers run as a cluster',
+      mode === 'member'
+        ? `the database in PostgreSQL schema "${schema}" is open in a svcdb process that ` +
+            'excludes others (reset-root-key, or a server not joining as a cluster node); ' +
+            'wait until it ends'
+        : `the database in PostgreSQL schema "${schema}" is open in another svcdb process; ` +
+            'stop the servers using it first',
     )
   }
   const held = lock
   return {
     assertHeld() {
-      if (lost !== undefined)
+      if (mode === 'exclusive' && lost !== undefined)
         throw new EngineError(
           'LOCKED',
           `the lock on PostgreSQL schema "${schema}" was lost (${lost}); another svcdb ` +
