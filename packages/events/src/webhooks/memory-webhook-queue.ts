@@ -3,6 +3,11 @@ import type { WebhookDelivery, WebhookQueue } from './webhook-queue'
 const byDue = (a: WebhookDelivery, b: WebhookDelivery) =>
   a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
+const sameState = (stored: WebhookDelivery | undefined, current: WebhookDelivery) =>
+  stored !== undefined &&
+  stored.attempts === current.attempts &&
+  stored.nextAttemptAt === current.nextAttemptAt
+
 /**
  * A {@link WebhookQueue} in memory: for tests and embedded use where losing pending deliveries
  * on exit is acceptable. Not durable.
@@ -12,6 +17,8 @@ const byDue = (a: WebhookDelivery, b: WebhookDelivery) =>
  */
 export function createMemoryWebhookQueue(): WebhookQueue {
   const deliveries = new Map<string, WebhookDelivery>()
+  // Ids finished, with when: `add` refuses them until pruned.
+  const finished = new Map<string, number>()
   return {
     put(delivery) {
       deliveries.set(delivery.id, { ...delivery })
@@ -37,6 +44,34 @@ export function createMemoryWebhookQueue(): WebhookQueue {
     },
     size() {
       return Promise.resolve(deliveries.size)
+    },
+    add(delivery) {
+      if (deliveries.has(delivery.id) || finished.has(delivery.id)) return Promise.resolve(false)
+      deliveries.set(delivery.id, { ...delivery })
+      return Promise.resolve(true)
+    },
+    replace(current, next) {
+      if (next.id !== current.id || !sameState(deliveries.get(current.id), current))
+        return Promise.resolve(false)
+      deliveries.set(next.id, { ...next })
+      return Promise.resolve(true)
+    },
+    finish(current, at) {
+      if (!sameState(deliveries.get(current.id), current)) return Promise.resolve(false)
+      deliveries.delete(current.id)
+      finished.set(current.id, at)
+      return Promise.resolve(true)
+    },
+    prune(before, limit) {
+      let pruned = 0
+      for (const [id, at] of finished) {
+        if (pruned >= limit) break
+        if (at < before) {
+          finished.delete(id)
+          pruned++
+        }
+      }
+      return Promise.resolve(pruned)
     },
   }
 }

@@ -7,6 +7,8 @@ import type { DestinationAllowList } from './destination-allow-list'
 import { resolveRetryPolicy, retryDelay } from './retry-policy'
 import type { RetryPolicy } from './retry-policy'
 import { sendWebhook } from './send-webhook'
+import { contendForLock } from './webhook-lock'
+import type { LockContention, WebhookLeases } from './webhook-lock'
 import { compileWebhooks } from './webhook-set'
 import type { ActiveWebhook, WebhooksLoadResult } from './webhook-set'
 import type { WebhookQueue, WebhookDelivery } from './webhook-queue'
@@ -35,8 +37,22 @@ export interface WebhookDispatcherOptions {
   backlog?: number
   /** Told about failures: `WEBHOOK_DELIVERY_FAILED`, `DESTINATION_NOT_ALLOWED`. */
   onError?: (err: EventsError) => void
-  /** Makes delivery ids; `crypto.randomUUID` by default. */
+  /** Makes delivery ids; `crypto.randomUUID` by default. Unused with `leases`. */
   newDeliveryId?: () => string
+  /**
+   * Set when several nodes share `queue` (each with its own dispatcher, all seeing the same
+   * events with the same `event_id`): every node queues each delivery, at most one record
+   * results (id `<webhook id>:<event_id>`, `queue.add`), and only the node holding the lock
+   * `webhooks` delivers, settling deliveries with compare-and-set (`replace`, `finish`).
+   */
+  leases?: WebhookLeases
+  /** With `leases`: how often a node tries to take the lock, and the holder re-reads the queue; default 5,000 ms. */
+  lockRetryMs?: number
+  /**
+   * With `leases`: how long a finished delivery's id is remembered, so a node seeing its event
+   * late does not queue it again; default 3,600,000 ms (one hour).
+   */
+  finishedRetentionMs?: number
 }
 
 /** Counters of the dispatcher since it started, for metrics. */
@@ -74,6 +90,11 @@ export interface WebhookDispatcher {
   close(): Promise<void>
 }
 
+/** The lock whose holder delivers, with `leases`. */
+const LOCK_NAME = 'webhooks'
+// Traces of finished deliveries dropped per pass of the lock holder.
+const PRUNE_BATCH = 1_000
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
@@ -100,6 +121,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   if (!Number.isSafeInteger(concurrency) || concurrency < 1)
     throw new RangeError('concurrency must be a positive integer')
   if (!(timeoutMs > 0)) throw new RangeError('timeoutMs must be positive')
+  const { leases } = options
+  const lockRetryMs = options.lockRetryMs ?? 5_000
+  const retentionMs = options.finishedRetentionMs ?? 3_600_000
+  if (!(lockRetryMs > 0)) throw new RangeError('lockRetryMs must be positive')
+  if (!(retentionMs >= 0)) throw new RangeError('finishedRetentionMs must not be negative')
   const allow = Array.isArray(options.allow)
     ? createDestinationAllowList(options.allow as readonly string[])
     : (options.allow as DestinationAllowList)
@@ -117,6 +143,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let closed = false
   // Until the first configuration, queued deliveries wait: their webhooks are not known yet.
   let configured = false
+  // With leases: aborted when the lock is lost or the dispatcher closes; undefined while not held.
+  let holding: AbortController | undefined
+  let contention: LockContention | undefined
+  let cancelPoll: CancelTimer | undefined
+  const active = () => !closed && configured && (leases === undefined || holding !== undefined)
 
   const report = (err: EventsError) => onError?.(err)
   const failed = (text: string, cause?: unknown) =>
@@ -126,17 +157,27 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const compiled = compileWebhooks(webhooks, allow)
     hooks = compiled.hooks
     configured = true
+    if (leases !== undefined && contention === undefined && !closed)
+      contention = contendForLock({
+        leases,
+        name: LOCK_NAME,
+        clock,
+        retryMs: lockRetryMs,
+        hold,
+        onError: (cause) => failed(`webhook lock failed: ${message(cause)}`, cause),
+      })
     void drain()
     return compiled.result
   }
 
-  // Resolves with the deliveries it queued.
+  // Resolves with the deliveries it queued (with leases: found queued by any node).
   const enqueue = async (event: EventEnvelope): Promise<number> => {
     let queued = 0
     for (const hook of hooks.values()) {
       if (hook.filter(event) === undefined) continue
       const delivery: WebhookDelivery = {
-        id: newDeliveryId(),
+        // Shared: the same id on every node, so their records collide and only one is kept.
+        id: leases === undefined ? newDeliveryId() : `${hook.config.id}:${event.event_id}`,
         webhookId: hook.config.id,
         eventId: event.event_id,
         eventType: event.event_type as BusEventType,
@@ -146,7 +187,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         createdAt: clock.now(),
       }
       try {
-        await queue.put(delivery)
+        if (leases === undefined) await queue.put(delivery)
+        // Another node queued it first (or it was already delivered): nothing to count.
+        else if (!(await queue.add(delivery))) {
+          queued++
+          continue
+        }
         counts.enqueued++
         queued++
       } catch (cause) {
@@ -159,11 +205,20 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     return queued
   }
 
-  const attempt = async (delivery: WebhookDelivery) => {
+  // Settles a delivery; with leases only if nobody settled it since it was read.
+  const settle = async (delivery: WebhookDelivery, next?: WebhookDelivery): Promise<boolean> => {
+    if (leases !== undefined)
+      return next === undefined
+        ? queue.finish(delivery, clock.now())
+        : queue.replace(delivery, next)
+    await (next === undefined ? queue.remove(delivery.id) : queue.put(next))
+    return true
+  }
+
+  const attempt = async (delivery: WebhookDelivery, signal: AbortSignal) => {
     const hook = hooks.get(delivery.webhookId)
     if (hook === undefined || !allow.allows(hook.config.url)) {
-      await queue.remove(delivery.id)
-      counts.discarded++
+      if (await settle(delivery)) counts.discarded++
       return
     }
     const result = await sendWebhook({
@@ -172,34 +227,35 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       secret: hook.config.secret,
       delivery,
       timeoutMs,
-      signal: shutdown.signal,
+      signal,
     })
     if (result.ok) {
-      await queue.remove(delivery.id)
+      await settle(delivery)
       counts.delivered++
       return
     }
     const attempts = delivery.attempts + 1
     const error = result.error ?? 'failed'
-    if (shutdown.signal.aborted) return // stays queued as it was, resumed after a restart
+    // Stays queued as it was: resumed after a restart, or by the lock's next holder.
+    if (signal.aborted) return
     if (attempts >= policy.maxAttempts) {
-      await queue.remove(delivery.id)
+      if (!(await settle(delivery))) return
       counts.failed++
       const what = `delivery ${delivery.id} of ${delivery.eventId} to webhook '${delivery.webhookId}'`
       failed(`${what} failed ${attempts} times, last: ${error}`)
       return
     }
-    await queue.put({
+    const next = {
       ...delivery,
       attempts,
       lastError: error,
       nextAttemptAt: clock.now() + retryDelay(policy, attempts),
-    })
-    counts.retried++
+    }
+    if (await settle(delivery, next)) counts.retried++
   }
 
   const start = (delivery: WebhookDelivery) => {
-    const run = attempt(delivery)
+    const run = attempt(delivery, holding?.signal ?? shutdown.signal)
       .catch((cause: unknown) => failed(`webhook queue failed: ${message(cause)}`, cause))
       .finally(() => {
         inFlight.delete(delivery.id)
@@ -210,7 +266,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   // Starts due deliveries up to the concurrency limit and sets a timer for the next one.
   const drain = (): Promise<void> => {
-    if (closed || !configured) return Promise.resolve()
+    if (!active()) return Promise.resolve()
     if (draining !== undefined) {
       drainAgain = true
       return draining
@@ -230,17 +286,51 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         if (inFlight.size < concurrency) {
           const due = await queue.due(clock.now(), concurrency + inFlight.size)
           for (const delivery of due)
-            if (!closed && inFlight.size < concurrency && !inFlight.has(delivery.id))
+            if (active() && inFlight.size < concurrency && !inFlight.has(delivery.id))
               start(delivery)
         }
         const next = await queue.nextDueAt()
         const now = clock.now()
-        if (!closed && next !== undefined && next > now)
+        if (active() && next !== undefined && next > now)
           cancelTimer = clock.setTimer(() => void drain(), next - now)
-      } while (drainAgain && !closed)
+      } while (drainAgain && active())
     } catch (cause) {
       failed(`webhook queue failed: ${message(cause)}`, cause)
     }
+  }
+
+  // The lock holder re-reads the queue now and then: events its own bus dropped were queued by
+  // other nodes, and a previous holder's retries are due at times only the queue knows.
+  const poll = async () => {
+    cancelPoll = undefined
+    if (!active()) return
+    try {
+      await queue.prune(clock.now() - retentionMs, PRUNE_BATCH)
+    } catch (cause) {
+      failed(`webhook queue failed: ${message(cause)}`, cause)
+    }
+    await drain()
+    if (active()) cancelPoll = clock.setTimer(() => void poll(), lockRetryMs)
+  }
+
+  // Runs while this node holds the lock: delivers until the lock is lost or the dispatcher closes.
+  const hold = async (lost: AbortSignal) => {
+    if (closed) return
+    const held = new AbortController()
+    const release = () => held.abort()
+    lost.addEventListener('abort', release, { once: true })
+    holding = held
+    await poll()
+    await new Promise<void>((resolve) => {
+      if (held.signal.aborted) resolve()
+      else held.signal.addEventListener('abort', () => resolve(), { once: true })
+    })
+    lost.removeEventListener('abort', release)
+    holding = undefined
+    cancelPoll?.()
+    cancelTimer?.()
+    // Attempts in flight were aborted with `held`: let them finish before the lock goes.
+    await Promise.all([draining, ...inFlight.values()])
   }
 
   const pump = async () => {
@@ -281,7 +371,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           ? Promise.race([Promise.all(inFlight.values()), sleep(5)])
           : sleep(1))
         if (pumping || draining || subscription.pending > 0 || inFlight.size > 0) continue
-        const next = closed || !configured ? undefined : await queue.nextDueAt()
+        // A node without the lock leaves due deliveries to the holder.
+        const next = active() ? await queue.nextDueAt() : undefined
         if (next === undefined || next > clock.now()) return
         void drain()
       }
@@ -290,10 +381,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       if (closed) return
       closed = true
       cancelTimer?.()
+      cancelPoll?.()
       subscription.close()
       shutdown.abort()
+      holding?.abort()
       // Whatever still reads or writes the queue finishes before the caller closes its store.
-      await Promise.all([pumped, draining, ...inFlight.values()])
+      await Promise.all([pumped, draining, ...inFlight.values(), contention?.stop()])
     },
   }
 }

@@ -37,4 +37,22 @@ export interface WebhookQueue {
   nextDueAt(): Promise<number | undefined>
   /** Deliveries queued. */
   size(): Promise<number>
+  /**
+   * Stores a delivery only if no delivery with its id is queued or was finished since the last
+   * `prune`: atomic across every writer of the store, so when nodes race to queue the same
+   * delivery exactly one gets `true`.
+   */
+  add(delivery: WebhookDelivery): Promise<boolean>
+  /**
+   * Replaces `current` by `next` (same id) only if the stored delivery is still `current`
+   * (same `attempts` and `nextAttemptAt`); `false`, changing nothing, otherwise.
+   */
+  replace(current: WebhookDelivery, next: WebhookDelivery): Promise<boolean>
+  /**
+   * Removes `current` if it is still stored as it was (as `replace` compares), leaving a trace
+   * stamped `at` (Unix ms) that makes `add` of its id refuse until pruned; `false` otherwise.
+   */
+  finish(current: WebhookDelivery, at: number): Promise<boolean>
+  /** Forgets up to `limit` traces of deliveries finished before `before`; resolves how many. */
+  prune(before: number, limit: number): Promise<number>
 }
