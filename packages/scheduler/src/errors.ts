@@ -2,7 +2,7 @@
 export type SchedulerErrorCode =
   /** No task or schedule with that id. */
   | 'NOT_FOUND'
-  /** A schedule id is already used. */
+  /** A schedule id is already used, or a record kept changing under compare-and-set writes. */
   | 'CONFLICT'
   /** A cron expression is not five valid fields, or never fires. */
   | 'INVALID_CRON'

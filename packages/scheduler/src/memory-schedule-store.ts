@@ -22,6 +22,13 @@ export function createMemoryScheduleStore(): ScheduleStore {
     put: async (schedule) => {
       schedules.set(schedule.id, structuredClone(schedule))
     },
+    putIf: async (schedule, expected) => {
+      // Compared as JSON text, as a key-value store compares the bytes it holds.
+      const stored = schedules.get(schedule.id)
+      if (JSON.stringify(stored) !== JSON.stringify(expected)) return false
+      schedules.set(schedule.id, structuredClone(schedule))
+      return true
+    },
     delete: async (id) => {
       schedules.delete(id)
     },

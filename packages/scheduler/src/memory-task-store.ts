@@ -23,6 +23,13 @@ export function createMemoryTaskStore(): TaskStore {
     put: async (task) => {
       tasks.set(task.id, structuredClone(task))
     },
+    putIf: async (task, expected) => {
+      // Compared as JSON text, as a key-value store compares the bytes it holds.
+      const stored = tasks.get(task.id)
+      if (JSON.stringify(stored) !== JSON.stringify(expected)) return false
+      tasks.set(task.id, structuredClone(task))
+      return true
+    },
     delete: async (ids) => {
       for (const id of ids) tasks.delete(id)
     },

@@ -23,6 +23,23 @@ export interface TaskRunnerOptions {
   onChange?: (task: Task) => void
   /** Called with failures that no caller can receive, such as a store error while dequeuing. */
   onError?: (error: SchedulerError) => void
+  /**
+   * This node's id, when runners on several nodes share one store (which must then have
+   * `putIf`): claims record it as the task's `owner`, and `start` recovers only the running
+   * tasks of this node or of nodes `isNodeAlive` calls dead.
+   */
+  nodeId?: string
+  /**
+   * How often (ms) a runner with a `nodeId` looks at the store for what other nodes did:
+   * pending tasks to claim, cancels of its running tasks, tasks of dead nodes, ends of
+   * awaited tasks (default 5000). {@link TaskRunner.wake} looks at once.
+   */
+  pollMs?: number
+  /**
+   * Whether node `nodeId` is alive (for example, is in `Cluster.nodes()`). Running tasks of
+   * a dead node go back to `pending`. Without it no other node's task is ever recovered.
+   */
+  isNodeAlive?: (nodeId: string) => Promise<boolean>
 }
 
 /** Options of {@link TaskRunner.register}. */
@@ -66,8 +83,16 @@ export interface TaskRunner {
   cancel(id: string): Promise<Task>
   /** Resolves with the task once it is completed, failed or cancelled; rejects when `signal` aborts. */
   waitFor(id: string, options?: { signal?: AbortSignal }): Promise<Task>
-  /** Puts tasks left `running` by a previous process back to `pending`, then starts running tasks. */
+  /**
+   * Puts tasks left `running` by a previous process back to `pending` (with a `nodeId`: only
+   * this node's and dead nodes'), then starts running tasks.
+   */
   start(): Promise<void>
+  /**
+   * Looks at the store now for what other nodes did, as the poll does; call it when the
+   * shared store signals a change. Does nothing before `start`.
+   */
+  wake(): void
   /**
    * Stops taking tasks, aborts the running ones (reason `STOPPED`) and waits for their handlers;
    * those that end by throwing go back to `pending`, to run again on the next start.

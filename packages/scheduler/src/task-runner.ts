@@ -4,16 +4,19 @@ import { guardTaskStore } from './internal/guarded-stores'
 import { createHandlerRegistry } from './internal/handler-registry'
 import { createRunningTask, createTaskContext, type RunningTask } from './internal/running-task'
 import { createSerialQueue } from './internal/serial-queue'
+import { CAS_ATTEMPTS, createTaskWrite } from './internal/store-writes'
 import * as records from './internal/task-records'
+import { isOrphaned } from './internal/task-ownership'
 import { createTaskWaiters } from './internal/task-waiters'
 import { createUuidV7Generator } from './internal/uuid-v7'
 import { createMemoryTaskStore } from './memory-task-store'
-import { TERMINAL_TASK_STATUSES, type Task } from './task'
+import { isTerminalStatus, TERMINAL_TASK_STATUSES, type Task } from './task'
 import type { TaskHandler } from './task-handler'
 import { assertRetention, selectExpiredTasks } from './task-retention'
 import type { TaskRunner, TaskRunnerOptions } from './task-runner-types'
 
 const RETRY_DELAY_MS = 5_000
+const DEFAULT_POLL_MS = 5_000
 
 /**
  * Makes a task runner. Nothing runs until {@link TaskRunner.start}.
@@ -36,8 +39,17 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
   }
   const retention = options.retention ?? {}
   assertRetention(retention)
+  const { nodeId, isNodeAlive } = options
+  const pollMs = options.pollMs ?? (nodeId === undefined ? undefined : DEFAULT_POLL_MS)
+  if (pollMs !== undefined && !(pollMs >= 1 && pollMs <= 2_147_483_647)) {
+    throw new RangeError(`pollMs must be from 1 to 2^31-1, got ${String(pollMs)}`)
+  }
   const clock = options.clock ?? systemClock
   const store = guardTaskStore(options.store ?? createMemoryTaskStore())
+  if (nodeId !== undefined && store.putIf === undefined) {
+    throw new TypeError('a runner with a nodeId needs a task store with putIf (compare-and-set)')
+  }
+  const writeTask = createTaskWrite(store, nodeId !== undefined)
   const generateId = options.generateId ?? createUuidV7Generator(() => clock.now())
   const queue = createSerialQueue()
   const handlers = createHandlerRegistry()
@@ -48,6 +60,9 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
   let pumping = false
   let pumpAgain = false
   let cancelRetry: (() => void) | undefined
+  let cancelPoll: (() => void) | undefined
+  let syncing = false
+  let syncAgain = false
 
   const report = (err: unknown): void => {
     const error =
@@ -75,20 +90,65 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
     if (expired.length > 0) await store.delete(expired)
   }
 
+  /** The active entry of task `id`, unless another node has taken the run over. */
+  const live = (id: string): RunningTask | undefined => {
+    const entry = active.get(id)
+    return entry?.released ? undefined : entry
+  }
+
+  /**
+   * Another node changed the record of `entry` (a write expecting `entry.stored` failed, or
+   * the poll read `record`): a cancel aborts the handler as a local one does; anything else
+   * but this run's own record means the run was taken over, and its end writes nothing.
+   * Runs inside the queue.
+   */
+  const noticeForeign = async (entry: RunningTask, record?: Task): Promise<void> => {
+    const stored = record ?? (await store.get(entry.task.id))
+    const { id } = entry.task
+    if (stored?.status === 'cancelled') {
+      entry.task = stored
+      entry.stored = stored
+      entry.cancelled = true
+      // The cancelling node told its listeners; here only waiters learn of it.
+      waiters.notify(stored)
+      entry.controller.abort(new SchedulerError('CANCELLED', `task ${id} was cancelled`, { id }))
+    } else if (
+      stored?.status === 'running' &&
+      stored.owner === nodeId &&
+      stored.startedAt === entry.stored.startedAt
+    ) {
+      entry.stored = stored
+    } else {
+      entry.released = true
+      entry.controller.abort(
+        new SchedulerError('STOPPED', `task ${id} was taken over by another node`, { id }),
+      )
+    }
+  }
+
   const finish = async (entry: RunningTask, outcome: { ok: boolean; value: unknown }) => {
     entry.done = true
     active.delete(entry.task.id)
-    // A cancelled task was stored as such when the cancel came; its handler's end changes nothing.
-    if (entry.cancelled) return prune()
     const now = clock.now()
-    let next: Task
-    if (outcome.ok) next = records.toCompleted(entry.task, now, outcome.value)
-    else if (entry.stopping) next = records.toPending(entry.task)
-    else next = records.toFailed(entry.task, now, outcome.value)
-    await store.put(next)
-    // Prune before telling anyone, so a waiter never sees more tasks than the retention keeps.
-    await prune()
-    notify(next)
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      // A cancelled task was stored as such when the cancel came; its handler's end changes
+      // nothing. Nor does the end of a run another node took over.
+      if (entry.cancelled || entry.released) return prune()
+      let next: Task
+      if (outcome.ok) next = records.toCompleted(entry.task, now, outcome.value)
+      else if (entry.stopping) next = records.toPending(entry.task)
+      else next = records.toFailed(entry.task, now, outcome.value)
+      if (await writeTask(next, entry.stored)) {
+        // Prune before telling anyone, so a waiter never sees more tasks than the retention keeps.
+        await prune()
+        notify(next)
+        return
+      }
+      await noticeForeign(entry)
+    }
+    throw new SchedulerError('STORE_ERROR', `task ${entry.task.id}: its end kept conflicting`, {
+      id: entry.task.id,
+    })
   }
 
   const execute = async (entry: RunningTask, handler: TaskHandler<never>): Promise<void> => {
@@ -98,7 +158,10 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
       writeProgress: (live) => {
         queue
           .run(async () => {
-            if (!live.done && !live.cancelled) await store.put(live.task)
+            if (live.done || live.cancelled || live.released) return
+            const next = live.task
+            if (await writeTask(next, live.stored)) live.stored = next
+            else await noticeForeign(live)
           })
           .catch(report)
       },
@@ -128,18 +191,84 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
           clock.now(),
           `no handler is registered for task type ${JSON.stringify(task.taskType)}`,
         )
-        await store.put(failed)
-        notify(failed)
+        if (await writeTask(failed, task)) notify(failed)
         continue
       }
-      const running = records.toRunning(task, clock.now())
-      await store.put(running)
+      const running = records.toRunning(task, clock.now(), nodeId)
+      // Another node claimed it first.
+      if (!(await writeTask(running, task))) continue
       const entry = createRunningTask(running, clock.now())
       active.set(task.id, entry)
       notify(running)
       // The handler starts after this job, never inside the queue.
       entry.settled = Promise.resolve().then(() => execute(entry, handler.handler))
     }
+  }
+
+  /** Puts running tasks whose run is over (see `isOrphaned`) back to pending; in the queue. */
+  const recover = async (): Promise<void> => {
+    const alive = new Map<string, Promise<boolean>>()
+    const ownership = {
+      nodeId,
+      isNodeAlive:
+        isNodeAlive &&
+        ((owner: string) =>
+          isNodeAlive(owner).catch((err: unknown) => {
+            report(err)
+            return true
+          })),
+    }
+    for (const task of await store.list({ status: ['running'] })) {
+      if (active.has(task.id) || !(await isOrphaned(task, ownership, alive))) continue
+      const pending = records.toPending(task)
+      if (await writeTask(pending, task)) notify(pending)
+    }
+  }
+
+  /** Takes in what other nodes did to the store; in the queue. */
+  const sync = async (): Promise<void> => {
+    if (!started) return
+    for (const entry of [...active.values()]) {
+      if (entry.done || entry.cancelled || entry.released) continue
+      const stored = await store.get(entry.task.id)
+      if (JSON.stringify(stored) !== JSON.stringify(entry.stored)) {
+        await noticeForeign(entry, stored)
+      }
+    }
+    if (nodeId !== undefined) await recover()
+    // Tasks awaited here may run on another node, whose writes this one hears of only here.
+    for (const id of waiters.ids()) {
+      if (live(id)) continue
+      const task = await store.get(id)
+      if (task !== undefined && isTerminalStatus(task.status)) waiters.notify(task)
+    }
+  }
+
+  const armPoll = (): void => {
+    cancelPoll?.()
+    cancelPoll = undefined
+    if (started && pollMs !== undefined) cancelPoll = clock.setTimer(wake, pollMs)
+  }
+
+  function wake(): void {
+    if (!started) return
+    if (syncing) {
+      syncAgain = true
+      return
+    }
+    syncing = true
+    void (async () => {
+      try {
+        do {
+          syncAgain = false
+          await queue.run(sync).catch(report)
+          pump()
+        } while (syncAgain && started)
+      } finally {
+        syncing = false
+        armPoll()
+      }
+    })()
   }
 
   function pump(): void {
@@ -166,7 +295,7 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
   }
 
   const get = async (id: string): Promise<Task> => {
-    const entry = active.get(id)
+    const entry = live(id)
     if (entry) return structuredClone(entry.task)
     const task = await store.get(id)
     if (task === undefined) throw new SchedulerError('NOT_FOUND', `no such task: ${id}`, { id })
@@ -206,7 +335,7 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
     async list(filter) {
       const tasks = await store.list(filter)
       return tasks.map((task) => {
-        const entry = active.get(task.id)
+        const entry = live(task.id)
         return entry ? structuredClone(entry.task) : task
       })
     },
@@ -214,28 +343,39 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
     cancel: (id) =>
       queue.run(async () => {
         const now = clock.now()
-        const entry = active.get(id)
+        const entry = live(id)
         if (entry) {
-          if (!entry.cancelled) {
-            const cancelled = records.toCancelled(entry.task, now)
-            await store.put(cancelled)
+          if (entry.cancelled) return structuredClone(entry.task)
+          const cancelled = records.toCancelled(entry.task, now)
+          if (await writeTask(cancelled, entry.stored)) {
             entry.task = cancelled
+            entry.stored = cancelled
             entry.cancelled = true
             notify(cancelled)
             entry.controller.abort(
               new SchedulerError('CANCELLED', `task ${id} was cancelled`, { id }),
             )
+            return structuredClone(cancelled)
           }
-          return structuredClone(entry.task)
+          await noticeForeign(entry)
+          if (entry.cancelled) return structuredClone(entry.task)
         }
-        const task = await store.get(id)
-        if (task === undefined) throw new SchedulerError('NOT_FOUND', `no such task: ${id}`, { id })
-        if (task.status === 'cancelled') return task
-        const cancelled = records.toCancelled(task, now)
-        await store.put(cancelled)
-        await prune()
-        notify(cancelled)
-        return cancelled
+        // Not running here: another node may be writing the record, so retry on a conflict.
+        for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+          const task = await store.get(id)
+          if (task === undefined) {
+            throw new SchedulerError('NOT_FOUND', `no such task: ${id}`, { id })
+          }
+          if (task.status === 'cancelled') return task
+          const cancelled = records.toCancelled(task, now)
+          if (!(await writeTask(cancelled, task))) continue
+          await prune()
+          notify(cancelled)
+          return cancelled
+        }
+        throw new SchedulerError('CONFLICT', `task ${id} kept changing while being cancelled`, {
+          id,
+        })
       }),
 
     waitFor: (id, waitOptions = {}) => waiters.wait(id, () => get(id), waitOptions.signal),
@@ -244,25 +384,27 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
       if (started) return Promise.resolve()
       starting ??= queue
         .run(async () => {
-          for (const task of await store.list({ status: ['running'] })) {
-            if (active.has(task.id)) continue
-            const pending = records.toPending(task)
-            await store.put(pending)
-            notify(pending)
-          }
+          await recover()
           await prune()
           started = true
         })
         .finally(() => {
           starting = undefined
         })
-      return starting.then(pump)
+      return starting.then(() => {
+        pump()
+        armPoll()
+      })
     },
+
+    wake,
 
     async stop() {
       started = false
       cancelRetry?.()
       cancelRetry = undefined
+      cancelPoll?.()
+      cancelPoll = undefined
       const stopping = await queue.run(async () => {
         started = false
         const entries = [...active.values()]

@@ -12,9 +12,9 @@ export interface TaskFilter {
  * Where tasks persist: the port the runner writes through. Records are plain JSON-able
  * objects keyed by `id`, so an ordered key-value store implements it with one key per task
  * (`put` = one put, `delete` = one atomic batch, `list` = one ordered range scan plus a
- * filter). The runner is the only writer and serialises its writes, so no compare-and-swap
- * is needed. Check an implementation with `runTaskStoreConformance` from
- * `@svcdb/scheduler/testing`.
+ * filter). One runner alone serialises its writes and needs only `put`; runners on several
+ * nodes sharing one store need {@link TaskStore.putIf}. Check an implementation with
+ * `runTaskStoreConformance` from `@svcdb/scheduler/testing`.
  */
 export interface TaskStore {
   /** The task with that id, or `undefined`. */
@@ -26,6 +26,14 @@ export interface TaskStore {
    * `task` are absent afterwards).
    */
   put(task: Task): Promise<void>
+  /**
+   * Compare-and-set: stores `task` only if the record now stored under its id is `expected`
+   * (`undefined`: no record), and says whether it did. `expected` is a record as `get` or
+   * `list` returned it, or as last written, unchanged: a store may compare it as its JSON
+   * text. Of racing calls expecting the same record, on any node, exactly one wins.
+   * Optional; required for runners on several nodes sharing the store.
+   */
+  putIf?(task: Task, expected: Task | undefined): Promise<boolean>
   /** Removes the tasks with these ids in one atomic step; unknown ids are ignored. */
   delete(ids: readonly string[]): Promise<void>
 }

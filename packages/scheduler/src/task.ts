@@ -42,4 +42,9 @@ export interface Task {
   result?: unknown
   /** The cron schedule that enqueued the task, if one did. */
   scheduleId?: string
+  /**
+   * The `nodeId` of the runner that claimed the current (or last) run, when runners share a
+   * store. Bookkeeping for recovery: API views leave it out.
+   */
+  owner?: string
 }

@@ -1,5 +1,7 @@
 import { isSchedulerError, SchedulerError } from '../errors'
+import type { CronSchedule } from '../cron-schedule'
 import type { ScheduleStore } from '../schedule-store'
+import type { Task } from '../task'
 import type { TaskStore } from '../task-store'
 
 async function guard<T>(what: string, op: () => Promise<T>): Promise<T> {
@@ -18,6 +20,14 @@ export function guardTaskStore(store: TaskStore): TaskStore {
     get: (id) => guard(`reading task ${id}`, () => store.get(id)),
     list: (filter) => guard('listing tasks', () => store.list(filter)),
     put: (task) => guard(`writing task ${task.id}`, () => store.put(task)),
+    ...(store.putIf === undefined
+      ? {}
+      : {
+          putIf: (task: Task, expected: Task | undefined) =>
+            guard(`writing task ${task.id}`, async () =>
+              store.putIf === undefined ? false : store.putIf(task, expected),
+            ),
+        }),
     delete: (ids) => guard('deleting tasks', () => store.delete(ids)),
   }
 }
@@ -28,6 +38,14 @@ export function guardScheduleStore(store: ScheduleStore): ScheduleStore {
     get: (id) => guard(`reading schedule ${id}`, () => store.get(id)),
     list: () => guard('listing schedules', () => store.list()),
     put: (schedule) => guard(`writing schedule ${schedule.id}`, () => store.put(schedule)),
+    ...(store.putIf === undefined
+      ? {}
+      : {
+          putIf: (schedule: CronSchedule, expected: CronSchedule | undefined) =>
+            guard(`writing schedule ${schedule.id}`, async () =>
+              store.putIf === undefined ? false : store.putIf(schedule, expected),
+            ),
+        }),
     delete: (id) => guard(`deleting schedule ${id}`, () => store.delete(id)),
   }
 }

@@ -9,11 +9,15 @@ import { withProgress } from './task-records'
 export interface RunningTask {
   /** The live record; progress here is newer than the store's. */
   task: Task
+  /** The record as this runner last stored it: what a compare-and-set write expects. */
+  stored: Task
   readonly controller: AbortController
   /** Stored as `cancelled`; the handler's end changes nothing. */
   cancelled: boolean
   /** Aborted by `stop`; a throwing end puts the task back to `pending`. */
   stopping: boolean
+  /** The store no longer records this run as this runner's (another node took it over). */
+  released: boolean
   /** The handler has ended. */
   done: boolean
   /** When progress was last written to the store. */
@@ -26,9 +30,11 @@ export interface RunningTask {
 export function createRunningTask(task: Task, now: number): RunningTask {
   return {
     task,
+    stored: task,
     controller: new AbortController(),
     cancelled: false,
     stopping: false,
+    released: false,
     done: false,
     lastWriteAt: now,
     settled: Promise.resolve(),
@@ -59,7 +65,7 @@ export function createTaskContext(entry: RunningTask, deps: TaskContextDeps): Ta
           { id },
         )
       }
-      if (entry.done || entry.cancelled || entry.controller.signal.aborted) return
+      if (entry.done || entry.cancelled || entry.released || entry.controller.signal.aborted) return
       const now = deps.clock.now()
       entry.task = withProgress(entry.task, progress, estimateEta(startedAt, progress, now))
       if (now - entry.lastWriteAt < deps.progressWriteIntervalMs) return

@@ -25,9 +25,10 @@ export function toPending(task: Task): Task {
   return core(task)
 }
 
-/** Claimed by the runner at `now`. */
-export function toRunning(task: Task, now: number): Task {
-  return { ...core(task), status: 'running', startedAt: now }
+/** Claimed at `now` by the runner of node `owner` (none for a runner without a node id). */
+export function toRunning(task: Task, now: number, owner?: string): Task {
+  const running: Task = { ...core(task), status: 'running', startedAt: now }
+  return owner === undefined ? running : { ...running, owner }
 }
 
 /** With a new progress and estimate (no `etaMs` when `etaMs` is undefined). */

@@ -10,19 +10,29 @@ export interface TaskWaiters {
    * or `signal` aborts.
    */
   wait(id: string, current: () => Promise<Task>, signal?: AbortSignal): Promise<Task>
+  /** The ids somebody waits for now. */
+  ids(): Set<string>
 }
 
 /** Makes an empty {@link TaskWaiters}. */
 export function createTaskWaiters(): TaskWaiters {
   const waiters = new Set<(task: Task) => void>()
+  const waited = new Map<string, number>()
+  const count = (id: string, by: number): void => {
+    const n = (waited.get(id) ?? 0) + by
+    if (n > 0) waited.set(id, n)
+    else waited.delete(id)
+  }
   return {
+    ids: () => new Set(waited.keys()),
     notify(task) {
       for (const waiter of [...waiters]) waiter(task)
     },
     wait(id, current, signal) {
       return new Promise<Task>((resolve, reject) => {
         const settle = (task: Task | undefined, err?: unknown): void => {
-          waiters.delete(onChange)
+          if (!waiters.delete(onChange)) return
+          count(id, -1)
           signal?.removeEventListener('abort', onAbort)
           if (task === undefined) reject(err)
           else resolve(structuredClone(task))
@@ -31,9 +41,10 @@ export function createTaskWaiters(): TaskWaiters {
           if (task.id === id && isTerminalStatus(task.status)) settle(task)
         }
         const onAbort = (): void => settle(undefined, signal?.reason)
-        if (signal?.aborted) return onAbort()
+        if (signal?.aborted) return reject(signal.reason)
         // Listen before reading, so a change between the two is not missed.
         waiters.add(onChange)
+        count(id, 1)
         signal?.addEventListener('abort', onAbort, { once: true })
         current().then(
           (task) => {
