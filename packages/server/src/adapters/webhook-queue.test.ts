@@ -93,6 +93,50 @@ describe('createEngineWebhookQueue', () => {
     expect(await queue.due(100, 10)).toEqual([delivery('a', 40)])
   })
 
+  it('keeps one record when two queues on one database race to add the same id', async () => {
+    temp = await openTempDatabase()
+    // Two queues: two nodes' in-process locks, so only the store's guards separate them.
+    const [a, b] = [createEngineWebhookQueue(temp.db), createEngineWebhookQueue(temp.db)]
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).add(delivery('hook:e-1', 10 + i))),
+    )
+    expect(results.filter(Boolean)).toHaveLength(1)
+    expect(await a.size()).toBe(1)
+    expect(await b.due(100, 10)).toHaveLength(1)
+  })
+
+  it('settles only the state read, and refuses a finished id until pruned', async () => {
+    temp = await openTempDatabase()
+    const [a, b] = [createEngineWebhookQueue(temp.db), createEngineWebhookQueue(temp.db)]
+    const first = delivery('hook:e-1', 10)
+    expect(await a.add(first)).toBe(true)
+    const retry = { ...first, attempts: 1, nextAttemptAt: 50, lastError: 'HTTP 503' }
+    expect(await a.replace(first, retry)).toBe(true)
+    // A node that read the old state cannot move or finish it any more.
+    expect(await b.replace(first, { ...first, attempts: 1, nextAttemptAt: 99 })).toBe(false)
+    expect(await b.finish(first, 60)).toBe(false)
+    expect(await b.due(100, 10)).toEqual([retry])
+    expect(await b.finish(retry, 60)).toBe(true)
+    expect(await a.replace(retry, { ...retry, attempts: 2, nextAttemptAt: 70 })).toBe(false)
+    expect(await a.size()).toBe(0)
+    expect(await a.nextDueAt()).toBeUndefined()
+    expect(await a.add(first)).toBe(false)
+    expect(await a.prune(60, 10)).toBe(0)
+    expect(await a.prune(61, 10)).toBe(1)
+    expect(await temp.db.systemStore('webhooks').entries('')).toEqual([])
+    expect(await a.add(first)).toBe(true)
+  })
+
+  it('survives a reopen with its finished ids', async () => {
+    temp = await openTempDatabase()
+    const first = delivery('hook:e-1', 10)
+    const queue = createEngineWebhookQueue(temp.db)
+    await queue.add(first)
+    await queue.finish(first, 20)
+    const again = createEngineWebhookQueue(await temp.reopen())
+    expect(await again.add(first)).toBe(false)
+  })
+
   it('refuses a due time that is not whole non-negative milliseconds', async () => {
     temp = await openTempDatabase()
     const queue = createEngineWebhookQueue(temp.db)
