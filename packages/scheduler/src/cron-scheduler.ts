@@ -4,6 +4,7 @@ import type { CronSchedule } from './cron-schedule'
 import { isSchedulerError, SchedulerError } from './errors'
 import { guardScheduleStore } from './internal/guarded-stores'
 import { checkEnabled, checkScheduleId, checkTaskType } from './internal/schedule-fields'
+import { writeSchedule } from './internal/schedule-writes'
 import { createSerialQueue } from './internal/serial-queue'
 import { createMemoryScheduleStore } from './memory-schedule-store'
 import type { ScheduleStore } from './schedule-store'
@@ -42,6 +43,14 @@ export interface CronSchedulerOptions {
   maxSleepMs?: number
   /** Called with failures no caller can receive, such as a failed enqueue of a due run. */
   onError?: (error: SchedulerError) => void
+  /**
+   * Claims the run of schedule `scheduleId` due at `slotMs` for this node, when cron
+   * schedulers on several nodes share the stores: only the node it resolves `true` for
+   * enqueues that run. Exactly one caller per (schedule, slot) must get `true`, for
+   * example through `Leases.claim('cron:' + scheduleId, slotMs, ttlMs)` of `@svcdb/engine`.
+   * Without it, every scheduler enqueues every due run.
+   */
+  claimSlot?: (scheduleId: string, slotMs: number) => Promise<boolean>
 }
 
 /** Cron schedules: create, read, update, delete, and the loop that enqueues their runs. */
@@ -145,22 +154,31 @@ export function createCronScheduler(options: CronSchedulerOptions): CronSchedule
     if (started) cancelTimer = clock.setTimer(wake, delay)
   }
 
+  const conflict = (id: string) => () =>
+    new SchedulerError('CONFLICT', `cron schedule ${id} kept changing while being written`, {
+      id,
+    })
+
+  /** Enqueues the due run of `schedule` unless another node claimed it or a task is pending. */
+  const runDue = async (schedule: CronSchedule, slot: number): Promise<Task | undefined> => {
+    if (options.claimSlot !== undefined && !(await options.claimSlot(schedule.id, slot))) {
+      return undefined
+    }
+    const pending = await runner.list({ status: ['pending'], scheduleId: schedule.id })
+    if (pending.length > 0) return undefined
+    return runner.enqueue(schedule.taskType, schedule.args, { scheduleId: schedule.id })
+  }
+
   const tickJob = async (): Promise<Task[]> => {
     const now = clock.now()
     const enqueued: Task[] = []
     for (const schedule of await store.list()) {
       if (!schedule.enabled || schedule.nextRunAt === undefined || schedule.nextRunAt > now)
         continue
-      let next = schedule
+      let task: Task | undefined
       try {
-        const pending = await runner.list({ status: ['pending'], scheduleId: schedule.id })
-        if (pending.length === 0) {
-          const task = await runner.enqueue(schedule.taskType, schedule.args, {
-            scheduleId: schedule.id,
-          })
-          enqueued.push(task)
-          next = { ...schedule, lastRunAt: now, lastTaskId: task.id }
-        }
+        task = await runDue(schedule, schedule.nextRunAt)
+        if (task !== undefined) enqueued.push(task)
       } catch (err) {
         // The due time is skipped, not retried in a loop; the error goes to onError.
         const reason = err instanceof Error ? err.message : String(err)
@@ -172,7 +190,20 @@ export function createCronScheduler(options: CronSchedulerOptions): CronSchedule
           ),
         )
       }
-      await store.put(planned(next, now))
+      // Every node ticking this slot moves the schedule on; the one that enqueued adds its
+      // task, also over a record another node moved on first.
+      await writeSchedule(
+        store,
+        schedule,
+        (current) => {
+          const movedOn = current.nextRunAt === undefined || current.nextRunAt > now
+          if (task === undefined && movedOn) return undefined
+          const next =
+            task === undefined ? current : { ...current, lastRunAt: now, lastTaskId: task.id }
+          return planned(next, now)
+        },
+        conflict(schedule.id),
+      )
     }
     return enqueued
   }
@@ -214,7 +245,16 @@ export function createCronScheduler(options: CronSchedulerOptions): CronSchedule
           { id, schedule: cron.source, ...task, enabled, createdAt: now, updatedAt: now },
           now,
         )
-        await store.put(schedule)
+        // Another node may create the same id at the same time: only one of them wins.
+        const created =
+          store.putIf === undefined
+            ? (await store.put(schedule), true)
+            : await store.putIf(schedule, undefined)
+        if (!created) {
+          throw new SchedulerError('CONFLICT', `a cron schedule with id ${id} already exists`, {
+            id,
+          })
+        }
         await arm()
         return schedule
       })
@@ -226,35 +266,35 @@ export function createCronScheduler(options: CronSchedulerOptions): CronSchedule
 
     update(id, patch) {
       return queue.run(async () => {
-        const existing = await find(id)
+        const found = await find(id)
         if (typeof patch !== 'object' || patch === null) {
           throw new SchedulerError('INVALID_SCHEDULE', 'an update must be an object', { id })
         }
         const now = clock.now()
-        const enabled =
-          patch.enabled === undefined ? existing.enabled : checkEnabled(patch.enabled, id)
-        const expression =
-          patch.schedule === undefined
-            ? existing.schedule
-            : parseCronExpression(patch.schedule, { now }).source
-        const taskChanged = patch.taskType !== undefined || patch.args !== undefined
-        const task = taskChanged
-          ? checkTask(id, patch.taskType ?? existing.taskType, patch.args ?? existing.args)
-          : { taskType: existing.taskType, args: existing.args }
-        const updated = {
-          ...existing,
-          schedule: expression,
-          ...task,
-          enabled,
-          updatedAt: now,
+        const change = (existing: CronSchedule): CronSchedule => {
+          const enabled =
+            patch.enabled === undefined ? existing.enabled : checkEnabled(patch.enabled, id)
+          const expression =
+            patch.schedule === undefined
+              ? existing.schedule
+              : parseCronExpression(patch.schedule, { now }).source
+          const taskChanged = patch.taskType !== undefined || patch.args !== undefined
+          const task = taskChanged
+            ? checkTask(id, patch.taskType ?? existing.taskType, patch.args ?? existing.args)
+            : { taskType: existing.taskType, args: existing.args }
+          const updated = { ...existing, schedule: expression, ...task, enabled, updatedAt: now }
+          // Keep the planned time unless the timing changed; re-enabling never catches up.
+          const retime =
+            patch.schedule !== undefined ||
+            (enabled && !existing.enabled) ||
+            existing.nextRunAt === undefined
+          return retime || !enabled ? planned(updated, now) : updated
         }
-        // Keep the planned time unless the timing changed; re-enabling never catches up.
-        const retime =
-          patch.schedule !== undefined ||
-          (enabled && !existing.enabled) ||
-          existing.nextRunAt === undefined
-        const schedule = retime || !enabled ? planned(updated, now) : updated
-        await store.put(schedule)
+        // A tick on another node may move the record on meanwhile: the patch is applied again.
+        const schedule = await writeSchedule(store, found, change, conflict(id))
+        if (schedule === undefined) {
+          throw new SchedulerError('NOT_FOUND', `no such cron schedule: ${id}`, { id })
+        }
         await arm()
         return schedule
       })
