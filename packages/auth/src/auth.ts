@@ -28,7 +28,8 @@ export interface AuthOptions {
   accessTokenTtlSeconds?: number
   /**
    * How long a key, user or grant lookup may be reused; default 5000 ms. Changes made through
-   * this `Auth` clear the cache at once; the limit only matters for changes made elsewhere.
+   * this `Auth` clear the cache at once, and those of other processes when
+   * `checkExternalChanges` runs; the limit bounds how long a change it misses goes unseen.
    */
   cacheTtlMs?: number
   /** Delivers magic links; `createLoggingMagicLinkSender` in development. */
@@ -126,4 +127,12 @@ export interface Auth {
   deleteExpired(): Promise<number>
   /** Resolves when background work (magic-link delivery) has finished. */
   idle(): Promise<void>
+  /**
+   * Looks whether another process sharing the store changed users, groups, keys or shares
+   * (one read of the store's change stamp) and, if so, forgets every cached lookup, so a
+   * revocation there counts here from now on. Resolves true when it did. A server calls it
+   * whenever the shared store says something was written (the metadata store's `watch`);
+   * until then, such a change can go unseen for at most `cacheTtlMs`.
+   */
+  checkExternalChanges(): Promise<boolean>
 }

@@ -69,6 +69,15 @@ export function createAuth(options: AuthOptions): Auth {
         throw err
       }))
   }
+  // The change stamp last looked at; `null` before the first look.
+  let seenStamp: string | undefined | null = null
+  const checkExternalChanges = async () => {
+    const stamp = await ctx.store.changeStamp()
+    if (stamp === seenStamp) return false
+    seenStamp = stamp
+    ctx.cache.invalidate()
+    return true
+  }
   const prepare = once(() => prepareIdentity(ctx))
   const ensureRootKey = once(async (): Promise<BootstrapResult> => {
     await prepare()
@@ -104,5 +113,6 @@ export function createAuth(options: AuthOptions): Auth {
     resolvePermissions: async (principal, path) => (await accessFor(principal)).decide(path),
     deleteExpired: () => ctx.store.deleteExpired(ctx.clock.now()),
     idle: () => magicLinks.idle(),
+    checkExternalChanges,
   }
 }

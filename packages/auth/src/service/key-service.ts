@@ -63,11 +63,28 @@ const INVALID_KEY = 'invalid API key'
 // Compared against when the prefix is unknown, so that case does the same work.
 const UNKNOWN_KEY_DIGEST = digestSecret('svcdb: no key has this prefix')
 
+/** A key issued: the record stored and the key string (shown once). */
+export interface IssuedKey {
+  record: ApiKeyRecord
+  key: string
+}
+
 /** Creates and stores a key; returns the record and the key string (shown once). */
-export async function issueKey(
+export async function issueKey(ctx: AuthContext, input: IssueKeyInput): Promise<IssuedKey> {
+  const issued = await issueKeyUnless(ctx, input, () => false)
+  if (issued === undefined) throw new Error('a key nothing blocks was not stored')
+  return issued
+}
+
+/**
+ * {@link issueKey}, unless the holder already has a key for which `blocks` is true (checked
+ * atomically with the creation, across processes sharing the store): then `undefined`.
+ */
+export async function issueKeyUnless(
   ctx: AuthContext,
   input: IssueKeyInput,
-): Promise<{ record: ApiKeyRecord; key: string }> {
+  blocks: (existing: ApiKeyRecord) => boolean,
+): Promise<IssuedKey | undefined> {
   // A prefix holds 60 random bits; a collision is retried with a new id.
   for (let attempt = 0; attempt < 5; attempt++) {
     const keyId = ctx.newId()
@@ -86,7 +103,7 @@ export async function issueKey(
     if (input.label !== undefined) record.label = input.label
     if (input.sharePaths !== undefined) record.sharePaths = input.sharePaths
     try {
-      await ctx.store.createApiKey(record)
+      if (!(await ctx.store.createApiKeyIfNone(record, blocks))) return undefined
     } catch (err) {
       if (isAuthError(err, 'CONFLICT')) continue
       throw err

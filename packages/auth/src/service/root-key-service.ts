@@ -1,7 +1,10 @@
+import { isAuthError } from '../errors'
 import { isKeyUsable, parseExpiresInDays } from '../keys/api-key'
+import type { ApiKeyRecord } from '../keys/api-key'
 import { ROOT_USER_ID } from '../users/user'
 import type { AuthContext } from './auth-context'
-import { issueKey } from './key-service'
+import { issueKey, issueKeyUnless } from './key-service'
+import type { IssueKeyInput } from './key-service'
 
 /** The outcome of `Auth.resetRootKey`. */
 export interface ResetRootKeyResult {
@@ -22,30 +25,40 @@ export async function prepareIdentity(ctx: AuthContext): Promise<void> {
   await ctx.codec()
   if ((await ctx.store.getUser(ROOT_USER_ID)) !== undefined) return
   const now = ctx.clock.now()
-  await ctx.store.createUser({
-    userId: ROOT_USER_ID,
-    username: 'root',
-    isActive: true,
-    tags: [],
-    createdAt: now,
-    updatedAt: now,
-  })
+  try {
+    await ctx.store.createUser({
+      userId: ROOT_USER_ID,
+      username: 'root',
+      isActive: true,
+      tags: [],
+      createdAt: now,
+      updatedAt: now,
+    })
+  } catch (err) {
+    // Another node sharing the store created it first.
+    if (!isAuthError(err, 'CONFLICT') || (await ctx.store.getUser(ROOT_USER_ID)) === undefined)
+      throw err
+  }
 }
 
-const mintRootKey = async (ctx: AuthContext) =>
-  issueKey(ctx, {
-    kind: 'admin',
-    userId: ROOT_USER_ID,
-    rules: [],
-    expiresInDays: parseExpiresInDays(undefined),
-  })
+const rootKeyInput = (): IssueKeyInput => ({
+  kind: 'admin',
+  userId: ROOT_USER_ID,
+  rules: [],
+  expiresInDays: parseExpiresInDays(undefined),
+})
 
-/** A new root key when the root user holds no unrestricted, usable one; else `undefined`. */
+const mintRootKey = async (ctx: AuthContext) => issueKey(ctx, rootKeyInput())
+
+/**
+ * A new root key when the root user holds no unrestricted, usable one; else `undefined`.
+ * The check and the creation are one atomic step of the store, so of nodes starting together
+ * on an empty shared database exactly one mints (and prints) the key.
+ */
 export async function mintFirstRootKey(ctx: AuthContext): Promise<string | undefined> {
-  const keys = await ctx.store.listApiKeys({ userId: ROOT_USER_ID })
   const now = ctx.clock.now()
-  if (keys.some((key) => key.rules.length === 0 && isKeyUsable(key, now))) return undefined
-  return (await mintRootKey(ctx)).key
+  const usable = (key: ApiKeyRecord) => key.rules.length === 0 && isKeyUsable(key, now)
+  return (await issueKeyUnless(ctx, rootKeyInput(), usable))?.key
 }
 
 /**

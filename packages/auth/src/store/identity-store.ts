@@ -38,9 +38,10 @@ export interface ShareQuery {
  *
  * Every implementation runs `runIdentityStoreConformance` from `@svcdb/auth/testing`. The
  * single-use operations (`consumeRefreshToken`, `consumeMagicLinkCode`), `hitRateLimit`,
- * `putSigningKeyIfAbsent` and the uniqueness checks must be atomic: of concurrent callers,
- * exactly one wins. `createKvIdentityStore` implements all of it over any ordered key-value
- * store with atomic batches.
+ * `putSigningKeyIfAbsent`, `createApiKeyIfNone` and the uniqueness checks must be atomic: of
+ * concurrent callers, exactly one wins; a store shared by several processes must keep that
+ * across them. `createKvIdentityStore` implements all of it over any ordered key-value store
+ * with atomic (and, to be shared, guarded) batches.
  */
 export interface IdentityStore {
   /** @throws {AuthError} `CONFLICT` when the id, username or email is taken. */
@@ -69,6 +70,17 @@ export interface IdentityStore {
 
   /** @throws {AuthError} `CONFLICT` when the key id or its prefix is taken. */
   createApiKey(key: ApiKeyRecord): Promise<void>
+  /**
+   * Creates `key` unless its holder already has a key for which `blocks` is true (how the
+   * first root key is minted once, whichever process gets there first). Atomic with every
+   * other key creation. Returns whether it created the key.
+   *
+   * @throws {AuthError} `CONFLICT` when the key id or its prefix is taken.
+   */
+  createApiKeyIfNone(
+    key: ApiKeyRecord,
+    blocks: (existing: ApiKeyRecord) => boolean,
+  ): Promise<boolean>
   getApiKey(keyId: string): Promise<ApiKeyRecord | undefined>
   /** Direct lookup by the 16-hex prefix of the key string; never a scan. */
   findApiKeyByPrefix(prefix: string): Promise<ApiKeyRecord | undefined>
@@ -113,4 +125,11 @@ export interface IdentityStore {
    * returns how many records went.
    */
   deleteExpired(now: number): Promise<number>
+
+  /**
+   * A value that moves with every write of users, groups, keys or shares, by any process
+   * sharing the store (`undefined` before the first). Never returns to a value it had, so a
+   * reader that sees it differ knows its cached lookups may be stale.
+   */
+  changeStamp(): Promise<string | undefined>
 }

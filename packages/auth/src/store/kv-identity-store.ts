@@ -1,6 +1,5 @@
 import { AuthError } from '../errors'
 import type { Group } from '../groups/group'
-import { createKeyedLock } from '../internal/keyed-lock'
 import type { ApiKeyRecord } from '../keys/api-key'
 import type { MagicLinkCodeRecord } from '../magic-links/magic-link-code'
 import { sameSubject } from '../shares/share'
@@ -10,6 +9,8 @@ import type { SigningKeyRecord } from '../tokens/signing-key'
 import type { User } from '../users/user'
 import type { IdentityStore } from './identity-store'
 import { kvLayout as k } from './kv-layout'
+import { createKvSections } from './kv-sections'
+import type { KvSection, KvSectionSpec } from './kv-sections'
 import type { KvOperation, KvStore } from './kv-store'
 
 interface RateBucket {
@@ -23,50 +24,77 @@ const put = (key: string, value: unknown): KvOperation => ({
   value: JSON.stringify(value),
 })
 const del = (key: string): KvOperation => ({ type: 'del', key })
+const parse = <T>(raw: string | undefined): T | undefined =>
+  raw === undefined ? undefined : (JSON.parse(raw) as T)
+
+// How the atomic operations are isolated. Sections that scan a prefix (shares of a group, keys
+// of a holder) also take a version, which every writer of that prefix bumps.
+const USERS: KvSectionSpec = { locks: ['users'], changesDirectory: true }
+const GROUPS: KvSectionSpec = { locks: ['groups'], changesDirectory: true }
+const KEYS: KvSectionSpec = { locks: ['keys'], versions: ['keys'], changesDirectory: true }
+const SHARES: KvSectionSpec = { locks: ['shares'], versions: ['shares'], changesDirectory: true }
+const GROUPS_AND_SHARES: KvSectionSpec = {
+  locks: ['groups', 'shares'],
+  versions: ['shares'],
+  changesDirectory: true,
+}
+const record = (key: string, changesDirectory = false): KvSectionSpec => ({
+  locks: [key],
+  changesDirectory,
+})
 
 /**
- * An {@link IdentityStore} over an ordered key-value store (a LevelDB sublevel on the server).
- * Atomic operations are serialised per record by an in-process lock, then written in one batch,
- * so the `kv` must be owned by this store in this process (LevelDB's own lock guarantees the
- * process part). Key layout: `user/`, `username/`, `email/`, `group/`, `key/`, `keyprefix/`,
- * `rt/`, `rtfam/`, `rtrevoked/`, `ml/`, `signing/`, `rate/`, `share/`, `sharesubj/`.
+ * An {@link IdentityStore} over an ordered key-value store (the database's system store on the
+ * server). Every atomic operation runs under an in-process lock and, when the `kv` honours
+ * guards (`isConflict`), writes as a compare-and-set on what it read, re-run on a conflict:
+ * then any number of processes may share the `kv`. Without guards the `kv` must be owned by
+ * this store in this process. Key layout: `user/`, `username/`, `email/`, `group/`, `key/`,
+ * `keyprefix/`, `rt/`, `rtfam/`, `rtrevoked/`, `ml/`, `signing/`, `rate/`, `share/`,
+ * `sharesubj/`, plus `lockver/` (section versions) and `generation` (the change stamp).
  *
  * @example
  * const store = createKvIdentityStore(createMemoryKvStore())
  */
 export function createKvIdentityStore(kv: KvStore): IdentityStore {
-  const lock = createKeyedLock()
-  const read = async <T>(key: string): Promise<T | undefined> => {
-    const raw = await kv.get(key)
-    return raw === undefined ? undefined : (JSON.parse(raw) as T)
-  }
+  const sections = createKvSections(kv)
+  const read = async <T>(key: string): Promise<T | undefined> => parse<T>(await kv.get(key))
   const readAll = async <T>(prefix: string): Promise<T[]> =>
     (await kv.entries(prefix)).map(([, raw]) => JSON.parse(raw) as T)
-  const takenBy = async (key: string, owner: string) => {
-    const holder = await read<string>(key)
-    return holder !== undefined && holder !== owner
-  }
   const userIndexes = (user: User) => [
     k.username(user.username),
     ...(user.email === undefined ? [] : [k.email(user.email)]),
   ]
-  const checkUserIndexes = async (user: User) => {
+  const checkUserIndexes = async (s: KvSection, user: User) => {
     for (const key of userIndexes(user)) {
-      if (await takenBy(key, user.userId)) {
+      const holder = parse<string>(await s.get(key))
+      if (holder !== undefined && holder !== user.userId) {
         const what = key.startsWith('username/') ? 'username' : 'email'
         throw new AuthError('CONFLICT', `the ${what} is already taken`)
       }
     }
   }
+  const insertKey = async (s: KvSection, key: ApiKeyRecord) => {
+    if (
+      (await s.get(k.key(key.keyId))) !== undefined ||
+      (await s.get(k.keyPrefix(key.prefix))) !== undefined
+    ) {
+      throw new AuthError('CONFLICT', 'the key id is already taken')
+    }
+    await s.write([put(k.key(key.keyId), key), put(k.keyPrefix(key.prefix), key.keyId)])
+  }
+  const listKeys = async (filter?: { userId: string | null }) => {
+    const keys = await readAll<ApiKeyRecord>(k.keys)
+    return filter === undefined ? keys : keys.filter((key) => key.userId === filter.userId)
+  }
 
   return {
     createUser: (user) =>
-      lock.run('users', async () => {
-        if ((await kv.get(k.user(user.userId))) !== undefined) {
+      sections.run(USERS, async (s) => {
+        if ((await s.get(k.user(user.userId))) !== undefined) {
           throw new AuthError('CONFLICT', 'the user id is already taken')
         }
-        await checkUserIndexes(user)
-        await kv.batch([
+        await checkUserIndexes(s, user)
+        await s.write([
           put(k.user(user.userId), user),
           ...userIndexes(user).map((key) => put(key, user.userId)),
         ])
@@ -78,12 +106,12 @@ export function createKvIdentityStore(kv: KvStore): IdentityStore {
     },
     listUsers: () => readAll<User>(k.users),
     updateUser: (user) =>
-      lock.run('users', async () => {
-        const old = await read<User>(k.user(user.userId))
+      sections.run(USERS, async (s) => {
+        const old = parse<User>(await s.get(k.user(user.userId)))
         if (old === undefined) throw new AuthError('NOT_FOUND', 'no such user')
-        await checkUserIndexes(user)
+        await checkUserIndexes(s, user)
         const kept = new Set(userIndexes(user))
-        await kv.batch([
+        await s.write([
           ...userIndexes(old)
             .filter((key) => !kept.has(key))
             .map(del),
@@ -93,84 +121,77 @@ export function createKvIdentityStore(kv: KvStore): IdentityStore {
       }),
 
     createGroup: (group) =>
-      lock.run('groups', async () => {
-        if ((await kv.get(k.group(group.name))) !== undefined) {
+      sections.run(GROUPS, async (s) => {
+        if ((await s.get(k.group(group.name))) !== undefined) {
           throw new AuthError('CONFLICT', 'the group name is already taken')
         }
-        await kv.batch([put(k.group(group.name), group)])
+        await s.write([put(k.group(group.name), group)])
       }),
     getGroup: (name) => read<Group>(k.group(name)),
     listGroups: () => readAll<Group>(k.groups),
     updateGroup: (group) =>
-      lock.run('groups', async () => {
-        if ((await kv.get(k.group(group.name))) === undefined) {
+      sections.run(GROUPS, async (s) => {
+        if ((await s.get(k.group(group.name))) === undefined) {
           throw new AuthError('NOT_FOUND', 'no such group')
         }
-        await kv.batch([put(k.group(group.name), group)])
+        await s.write([put(k.group(group.name), group)])
       }),
     deleteGroup: (name) =>
-      lock.run('groups', () =>
-        lock.run('shares', async () => {
-          if ((await kv.get(k.group(name))) === undefined) return false
-          const subject = { kind: 'group', name } as const
-          const shares = await readAll<Share>(k.sharesOf(subject))
-          await kv.batch([
-            del(k.group(name)),
-            ...shares.flatMap((s) => [
-              del(k.share(s.path, subject)),
-              del(k.shareOf(subject, s.path)),
-            ]),
-          ])
-          return true
-        }),
-      ),
+      sections.run(GROUPS_AND_SHARES, async (s) => {
+        if ((await s.get(k.group(name))) === undefined) return false
+        const subject = { kind: 'group', name } as const
+        const shares = await readAll<Share>(k.sharesOf(subject))
+        await s.write([
+          del(k.group(name)),
+          ...shares.flatMap((sh) => [
+            del(k.share(sh.path, subject)),
+            del(k.shareOf(subject, sh.path)),
+          ]),
+        ])
+        return true
+      }),
 
-    createApiKey: (key) =>
-      lock.run('keys', async () => {
-        if (
-          (await kv.get(k.key(key.keyId))) !== undefined ||
-          (await kv.get(k.keyPrefix(key.prefix))) !== undefined
-        ) {
-          throw new AuthError('CONFLICT', 'the key id is already taken')
-        }
-        await kv.batch([put(k.key(key.keyId), key), put(k.keyPrefix(key.prefix), key.keyId)])
+    createApiKey: (key) => sections.run(KEYS, (s) => insertKey(s, key)),
+    createApiKeyIfNone: (key, blocks) =>
+      sections.run(KEYS, async (s) => {
+        if ((await listKeys({ userId: key.userId })).some(blocks)) return false
+        await insertKey(s, key)
+        return true
       }),
     getApiKey: (keyId) => read<ApiKeyRecord>(k.key(keyId)),
     async findApiKeyByPrefix(prefix) {
       const keyId = await read<string>(k.keyPrefix(prefix))
       return keyId === undefined ? undefined : read<ApiKeyRecord>(k.key(keyId))
     },
-    async listApiKeys(filter) {
-      const keys = await readAll<ApiKeyRecord>(k.keys)
-      return filter === undefined ? keys : keys.filter((key) => key.userId === filter.userId)
-    },
+    listApiKeys: listKeys,
     revokeApiKey: (keyId, at) =>
-      lock.run(k.key(keyId), async () => {
-        const key = await read<ApiKeyRecord>(k.key(keyId))
+      sections.run(record(k.key(keyId), true), async (s) => {
+        const key = parse<ApiKeyRecord>(await s.get(k.key(keyId)))
         if (key === undefined || key.revokedAt !== undefined) return key
         const revoked = { ...key, revokedAt: at }
-        await kv.batch([put(k.key(keyId), revoked)])
+        await s.write([put(k.key(keyId), revoked)])
         return revoked
       }),
 
+    // A new digest: nobody else can be writing it.
     putRefreshToken: (token) =>
       kv.batch([
         put(k.refreshToken(token.digest), token),
         put(k.familyMember(token.familyId, token.digest), null),
       ]),
     consumeRefreshToken: (digest, now) =>
-      lock.run(k.refreshToken(digest), async () => {
-        const token = await read<RefreshTokenRecord>(k.refreshToken(digest))
+      sections.run(record(k.refreshToken(digest)), async (s) => {
+        const token = parse<RefreshTokenRecord>(await s.get(k.refreshToken(digest)))
         if (token === undefined || now >= token.expiresAt) return { outcome: 'rejected' }
-        if ((await kv.get(k.familyRevoked(token.familyId))) !== undefined) {
+        if ((await s.get(k.familyRevoked(token.familyId))) !== undefined) {
           return { outcome: 'rejected' }
         }
         if (token.usedAt !== undefined) {
-          await kv.batch([put(k.familyRevoked(token.familyId), { revokedAt: now })])
+          await s.write([put(k.familyRevoked(token.familyId), { revokedAt: now })])
           return { outcome: 'reused', token }
         }
         const used = { ...token, usedAt: now }
-        await kv.batch([put(k.refreshToken(digest), used)])
+        await s.write([put(k.refreshToken(digest), used)])
         return { outcome: 'consumed', token: used }
       }),
     revokeRefreshFamily: (familyId, at) =>
@@ -178,25 +199,25 @@ export function createKvIdentityStore(kv: KvStore): IdentityStore {
 
     putMagicLinkCode: (code) => kv.batch([put(k.magicCode(code.digest), code)]),
     consumeMagicLinkCode: (digest, now) =>
-      lock.run(k.magicCode(digest), async () => {
-        const code = await read<MagicLinkCodeRecord>(k.magicCode(digest))
+      sections.run(record(k.magicCode(digest)), async (s) => {
+        const code = parse<MagicLinkCodeRecord>(await s.get(k.magicCode(digest)))
         if (code === undefined) return undefined
-        await kv.batch([del(k.magicCode(digest))])
+        await s.write([del(k.magicCode(digest))])
         return now < code.expiresAt ? code : undefined
       }),
 
     getSigningKey: () => read<SigningKeyRecord>(k.signingKey),
     putSigningKeyIfAbsent: (key) =>
-      lock.run(k.signingKey, async () => {
-        const existing = await read<SigningKeyRecord>(k.signingKey)
+      sections.run(record(k.signingKey), async (s) => {
+        const existing = parse<SigningKeyRecord>(await s.get(k.signingKey))
         if (existing !== undefined) return existing
-        await kv.batch([put(k.signingKey, key)])
+        await s.write([put(k.signingKey, key)])
         return JSON.parse(JSON.stringify(key)) as SigningKeyRecord
       }),
 
     hitRateLimit: (bucket, { now, windowMs, limit }) =>
-      lock.run(k.rateBucket(bucket), async () => {
-        const stored = await read<RateBucket>(k.rateBucket(bucket))
+      sections.run(record(k.rateBucket(bucket)), async (s) => {
+        const stored = parse<RateBucket>(await s.get(k.rateBucket(bucket)))
         const hits = (stored?.hits ?? []).filter((t) => t > now - windowMs)
         if (hits.length >= limit) {
           const oldest = hits[hits.length - limit] ?? now
@@ -207,13 +228,13 @@ export function createKvIdentityStore(kv: KvStore): IdentityStore {
           }
         }
         hits.push(now)
-        await kv.batch([put(k.rateBucket(bucket), { hits, windowMs } satisfies RateBucket)])
+        await s.write([put(k.rateBucket(bucket), { hits, windowMs } satisfies RateBucket)])
         return { allowed: true, remaining: limit - hits.length, retryAfterMs: 0 }
       }),
 
     putShare: (share) =>
-      lock.run('shares', () =>
-        kv.batch([
+      sections.run(SHARES, (s) =>
+        s.write([
           put(k.share(share.path, share.subject), share),
           put(k.shareOf(share.subject, share.path), share),
         ]),
@@ -228,42 +249,52 @@ export function createKvIdentityStore(kv: KvStore): IdentityStore {
       return readAll<Share>(path === undefined ? k.shares : k.sharesOn(path))
     },
     deleteShares: (path, subject) =>
-      lock.run('shares', async () => {
+      sections.run(SHARES, async (s) => {
         const onPath = await readAll<Share>(k.sharesOn(path))
         const shares =
-          subject === undefined ? onPath : onPath.filter((s) => sameSubject(s.subject, subject))
-        await kv.batch(
-          shares.flatMap((s) => [
-            del(k.share(s.path, s.subject)),
-            del(k.shareOf(s.subject, s.path)),
+          subject === undefined ? onPath : onPath.filter((sh) => sameSubject(sh.subject, subject))
+        await s.write(
+          shares.flatMap((sh) => [
+            del(k.share(sh.path, sh.subject)),
+            del(k.shareOf(sh.subject, sh.path)),
           ]),
         )
         return shares.length
       }),
 
-    async deleteExpired(now) {
-      const ops: KvOperation[] = []
-      for (const [key, raw] of await kv.entries(k.refreshTokens)) {
-        const token = JSON.parse(raw) as RefreshTokenRecord
-        if (token.expiresAt <= now)
-          ops.push(del(key), del(k.familyMember(token.familyId, token.digest)))
-      }
-      for (const [key, raw] of await kv.entries(k.magicCodes)) {
-        if ((JSON.parse(raw) as MagicLinkCodeRecord).expiresAt <= now) ops.push(del(key))
-      }
-      for (const [key, raw] of await kv.entries(k.rateBuckets)) {
-        const { hits, windowMs } = JSON.parse(raw) as RateBucket
-        if (hits.every((t) => t + windowMs <= now)) ops.push(del(key))
-      }
-      const gone = new Set(ops.map((op) => op.key))
-      for (const [key] of await kv.entries(k.familyRevocations)) {
-        const familyId = decodeURIComponent(key.slice(k.familyRevocations.length))
-        const members = await kv.entries(k.familyMembers(familyId))
-        if (members.every(([member]) => gone.has(member))) ops.push(del(key))
-      }
-      await kv.batch(ops)
-      // Index entries are not records of their own.
-      return ops.filter((op) => !op.key.startsWith('rtfam/')).length
-    },
+    // Guarded on each record it drops, so a hit or a use landing meanwhile is not lost.
+    deleteExpired: (now) =>
+      sections.run({ locks: [] }, async (s) => {
+        const ops: KvOperation[] = []
+        const drop = (key: string, raw: string) => {
+          s.expect(key, raw)
+          ops.push(del(key))
+        }
+        for (const [key, raw] of await kv.entries(k.refreshTokens)) {
+          const token = JSON.parse(raw) as RefreshTokenRecord
+          if (token.expiresAt <= now) {
+            drop(key, raw)
+            ops.push(del(k.familyMember(token.familyId, token.digest)))
+          }
+        }
+        for (const [key, raw] of await kv.entries(k.magicCodes)) {
+          if ((JSON.parse(raw) as MagicLinkCodeRecord).expiresAt <= now) drop(key, raw)
+        }
+        for (const [key, raw] of await kv.entries(k.rateBuckets)) {
+          const { hits, windowMs } = JSON.parse(raw) as RateBucket
+          if (hits.every((t) => t + windowMs <= now)) drop(key, raw)
+        }
+        const gone = new Set(ops.map((op) => op.key))
+        for (const [key] of await kv.entries(k.familyRevocations)) {
+          const familyId = decodeURIComponent(key.slice(k.familyRevocations.length))
+          const members = await kv.entries(k.familyMembers(familyId))
+          if (members.every(([member]) => gone.has(member))) ops.push(del(key))
+        }
+        if (ops.length > 0) await s.write(ops)
+        // Index entries are not records of their own.
+        return ops.filter((op) => !op.key.startsWith('rtfam/')).length
+      }),
+
+    changeStamp: () => sections.changeStamp(),
   }
 }

@@ -37,4 +37,8 @@ export const kvLayout = {
   share: (path: string, subject: ShareSubject) => `share/${enc(path)}/${subjectKey(subject)}`,
   sharesOf: (subject: ShareSubject) => `sharesubj/${subjectKey(subject)}/`,
   shareOf: (subject: ShareSubject, path: string) => `sharesubj/${subjectKey(subject)}/${enc(path)}`,
+  /** Version of a named section (`KvSectionSpec.versions`): guards what a prefix scan read. */
+  lockVersion: (name: string) => `lockver/${enc(name)}`,
+  /** Moves with every write of users, groups, keys or shares, in any process. */
+  changeStamp: 'generation',
 } as const

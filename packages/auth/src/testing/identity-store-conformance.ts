@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { IdentityStore } from '../store/identity-store'
+import { changeCases } from './conformance-changes'
 import { credentialCases } from './conformance-credentials'
 import { directoryCases } from './conformance-directory'
 
@@ -15,7 +16,8 @@ export interface IdentityStoreFixture {
  * Registers the vitest suite every {@link IdentityStore} implementation must pass: records
  * round-trip as copies, uniqueness conflicts, direct key lookup by prefix, revocation,
  * single-use consumption under 50 concurrent callers, refresh-family revocation, the signing
- * key written once, persisted rate limits, shares and expiry.
+ * key written once, persisted rate limits, shares, expiry, a key created only when none
+ * blocks it, and the change stamp.
  *
  * @example
  * runIdentityStoreConformance('memory', { create: () => createMemoryIdentityStore() })
@@ -36,5 +38,6 @@ export function runIdentityStoreConformance(name: string, fixture: IdentityStore
     }
     directoryCases(current)
     credentialCases(current)
+    changeCases(current)
   })
 }
