@@ -1,26 +1,45 @@
-import type { Database } from '@svcdb/engine'
+import type { Database, Leases } from '@svcdb/engine'
 import { isEngineError } from '@svcdb/engine'
 import { createWebhookDispatcher, WEBHOOKS_CONFIG_PATH } from '@svcdb/events'
 import type { EventBus, WebhookDispatcher } from '@svcdb/events'
 import { createEngineWebhookQueue } from '../adapters'
 import type { Logger } from '../logger'
 
+/** Options of {@link startWebhooks}. */
+export interface WebhookWiringOptions {
+  /**
+   * Given when other nodes share the database: each delivery is then queued once across the
+   * nodes and sent only by the node holding the lock `webhooks`; another node takes over within
+   * `lockRetryMs` when it dies. Omitted, this node delivers everything it sees.
+   */
+  leases?: Leases
+  /** How often a node without the lock tries to take it; default 5,000 ms. */
+  lockRetryMs?: number
+}
+
 /**
  * Delivers events to the webhooks configured in `/.svcdb/webhooks.json` of HEAD (DESIGN §5),
  * reloading that file whenever a write to HEAD touches it. Only destinations in `allow` are
- * ever called; deliveries wait in the database across restarts.
+ * ever called; deliveries wait in the database across restarts (and, with `leases`, for the
+ * next node to take the lock when their deliverer dies).
+ *
+ * @example
+ * const webhooks = await startWebhooks(db, bus, allow, logger, shared ? { leases } : {})
  */
 export async function startWebhooks(
   db: Database,
   bus: EventBus,
   allow: readonly string[],
   logger: Logger,
+  options: WebhookWiringOptions = {},
 ): Promise<{ dispatcher: WebhookDispatcher; stop(): Promise<void> }> {
   const dispatcher = createWebhookDispatcher({
     bus,
     queue: createEngineWebhookQueue(db),
     allow,
     onError: (err) => logger.warn(`webhook: ${err.message}`),
+    ...(options.leases === undefined ? {} : { leases: options.leases }),
+    ...(options.lockRetryMs === undefined ? {} : { lockRetryMs: options.lockRetryMs }),
   })
   const reload = async () => {
     try {
