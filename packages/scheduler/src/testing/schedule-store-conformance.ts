@@ -123,6 +123,22 @@ export function runScheduleStoreConformance<S extends ScheduleStore>(
       expect(await store.get('d')).toEqual(fullSchedule('d'))
     })
 
+    it('writes with putIf only over the expected record, when the store has putIf', async () => {
+      const store = await open()
+      if (store.putIf === undefined) return
+      expect(await store.putIf(minimalSchedule('s'), undefined)).toBe(true)
+      expect(await store.putIf(minimalSchedule('s'), undefined)).toBe(false)
+      const stored = await store.get('s')
+      const moved = minimalSchedule('s', { nextRunAt: T0 + 60_000 })
+      expect(await store.putIf(moved, stored)).toBe(true)
+      expect(await store.putIf(minimalSchedule('s', { enabled: false }), stored)).toBe(false)
+      expect(await store.get('s')).toEqual(moved)
+      const racing = await Promise.all(
+        [1, 2, 3].map((n) => store.putIf?.(minimalSchedule('s', { lastRunAt: n }), moved)),
+      )
+      expect(racing.filter(Boolean)).toHaveLength(1)
+    })
+
     it('agrees with a model over a random sequence of puts and deletes', async () => {
       const store = await open()
       const random = createSeededRandom(0xc0ffee)

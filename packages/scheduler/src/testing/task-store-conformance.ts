@@ -149,6 +149,39 @@ export function runTaskStoreConformance<S extends TaskStore>(
       expect((await store.list()).map((t) => t.id)).toEqual(ids)
     })
 
+    it('writes with putIf only over the expected record, when the store has putIf', async () => {
+      const store = await open()
+      if (store.putIf === undefined) return
+      const pending = minimalTask('p')
+      expect(await store.putIf(pending, undefined)).toBe(true)
+      expect(await store.putIf(minimalTask('p', { progress: 0.5 }), undefined)).toBe(false)
+      const running = minimalTask('p', { status: 'running', owner: 'node-a', startedAt: T0 + 1 })
+      const stored = await store.get('p')
+      expect(await store.putIf(running, stored)).toBe(true)
+      expect(await store.putIf(minimalTask('p', { status: 'cancelled' }), pending)).toBe(false)
+      expect(await store.get('p')).toEqual(running)
+      const listed = (await store.list()).find((task) => task.id === 'p')
+      expect(await store.putIf(fullTask('p'), listed)).toBe(true)
+      expect(await store.get('p')).toEqual(fullTask('p'))
+      await store.delete(['p'])
+      expect(await store.putIf(minimalTask('p'), fullTask('p'))).toBe(false)
+      expect(await store.get('p')).toBeUndefined()
+    })
+
+    it('lets exactly one of racing putIfs over one expected record win', async () => {
+      const store = await open()
+      if (store.putIf === undefined) return
+      const pending = minimalTask('r')
+      await store.put(pending)
+      const claims = ['a', 'b', 'c', 'd', 'e'].map((owner) =>
+        store.putIf?.(minimalTask('r', { status: 'running', owner }), pending),
+      )
+      const won = await Promise.all(claims)
+      expect(won.filter(Boolean)).toHaveLength(1)
+      const winner = ['a', 'b', 'c', 'd', 'e'][won.indexOf(true)]
+      expect(await store.get('r')).toMatchObject({ status: 'running', owner: winner })
+    })
+
     it('agrees with a model over a random sequence of puts and deletes', async () => {
       const store = await open()
       const random = createSeededRandom(0x5eed)
