@@ -77,4 +77,4 @@ export type {
   RateLimitResult,
   ShareQuery,
 } from './store/identity-store'
-export type { KvStore, KvOperation } from './store/kv-store'
+export type { KvStore, KvOperation, KvGuard, KvBatchOptions } from './store/kv-store'

@@ -1,8 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createAuth, isAuthError, ROOT_USER_ID } from '@svcdb/auth'
 import type { IdentityStore } from '@svcdb/auth'
-import { runIdentityStoreConformance, testApiKey, testUser } from '@svcdb/auth/testing'
+import {
+  runIdentityStoreConformance,
+  testApiKey,
+  testRefreshToken,
+  testUser,
+} from '@svcdb/auth/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEngineIdentityStore, openFileIdentityStore } from './identity-store'
 import { openTempDatabase } from '../../test/kit'
@@ -40,6 +46,36 @@ describe('createEngineIdentityStore', () => {
     expect(await after.getUser(user.userId)).toEqual(user)
     expect(await after.findUserByEmail('zoe@example.com')).toEqual(user)
     expect(await after.findApiKeyByPrefix(key.prefix)).toEqual(key)
+  })
+
+  // Two stores on one database have separate in-process locks, as two nodes would: only the
+  // engine's guarded batches keep them apart.
+  it('lets one of two stores on one database win a username and a rotation', async () => {
+    temp = await openTempDatabase()
+    const [a, b] = [createEngineIdentityStore(temp.db), createEngineIdentityStore(temp.db)]
+    const created = await Promise.allSettled([
+      a.createUser(testUser({ username: 'alice' })),
+      b.createUser(testUser({ username: 'ALICE' })),
+    ])
+    const lost = created.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+    expect(lost).toHaveLength(1)
+    expect(isAuthError(lost[0], 'CONFLICT')).toBe(true)
+    const token = testRefreshToken()
+    await a.putRefreshToken(token)
+    const outcomes = await Promise.all(
+      [a, b, a, b].map((store) => store.consumeRefreshToken(token.digest, 2000)),
+    )
+    expect(outcomes.filter((o) => o.outcome === 'consumed')).toHaveLength(1)
+  })
+
+  it('mints one root key when two Auths on one database bootstrap together', async () => {
+    temp = await openTempDatabase()
+    const db = temp.db
+    const auths = [1, 2].map(() => createAuth({ store: createEngineIdentityStore(db) }))
+    const results = await Promise.all(auths.map((auth) => auth.bootstrap()))
+    expect(results.filter((r) => r.rootApiKey !== undefined)).toHaveLength(1)
+    const keys = await createEngineIdentityStore(db).listApiKeys({ userId: ROOT_USER_ID })
+    expect(keys).toHaveLength(1)
   })
 })
 
