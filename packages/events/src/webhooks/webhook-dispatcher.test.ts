@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EventsError } from '../errors'
 import { createEventBus } from '../event-bus'
 import { createFakeClock } from '../testing/fake-clock'
@@ -312,6 +312,39 @@ describe('createWebhookDispatcher', () => {
     await dispatcher.idle()
     expect(reads).toBeGreaterThan(before)
     expect(target.received.map((r) => JSON.parse(r.body).payload)).toEqual([created('/gone')])
+  })
+
+  it('does not start again a delivery that ended while a queue read was under way', async () => {
+    // The first queue read while delivery-1 is in flight takes its snapshot, then waits until
+    // the test lets it answer.
+    const memory = createMemoryWebhookQueue()
+    const sent: string[] = []
+    let answerRead: (() => void) | undefined
+    const queue: WebhookQueue = {
+      ...memory,
+      async due(now, limit) {
+        const snapshot = await memory.due(now, limit)
+        if (sent.length === 1 && answerRead === undefined)
+          await new Promise<void>((resolve) => (answerRead = resolve))
+        return snapshot
+      },
+    }
+    let answerPost: (() => void) | undefined
+    const fetch = (async (_url: string, init: RequestInit) => {
+      sent.push(String((init.headers as Record<string, string>)['x-svcdb-delivery']))
+      if (sent.length === 1) await new Promise<void>((resolve) => (answerPost = resolve))
+      return new Response(null, { status: 204 })
+    }) as typeof globalThis.fetch
+    const { bus, dispatcher } = setup({ webhooks: [webhook('http://127.0.0.1:1/')], queue, fetch })
+    bus.publish('entries_created', created('/a'))
+    await vi.waitFor(() => expect(answerPost).toBeDefined())
+    bus.publish('entries_created', created('/b'))
+    await vi.waitFor(() => expect(answerRead).toBeDefined())
+    answerPost?.()
+    await vi.waitFor(async () => expect(await memory.get('delivery-1')).toBeUndefined())
+    answerRead?.()
+    await dispatcher.idle()
+    expect(sent).toEqual(['delivery-1', 'delivery-2'])
   })
 
   it('refuses bad options at once', () => {

@@ -133,6 +133,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const subscription = bus.subscribe({ queueSize: options.backlog ?? 10_000 })
   const shutdown = new AbortController()
   const inFlight = new Map<string, Promise<void>>()
+  // Ids whose attempt ended since the queue read in progress began: that read may still return
+  // them as they were before, and starting them again would POST them twice.
+  const endedDuringRead = new Set<string>()
   const counts = { enqueued: 0, delivered: 0, retried: 0, failed: 0, discarded: 0 }
   let hooks = new Map<string, ActiveWebhook>()
   let pumping = false
@@ -259,6 +262,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       .catch((cause: unknown) => failed(`webhook queue failed: ${message(cause)}`, cause))
       .finally(() => {
         inFlight.delete(delivery.id)
+        endedDuringRead.add(delivery.id)
         void drain()
       })
     inFlight.set(delivery.id, run)
@@ -284,9 +288,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         cancelTimer?.()
         cancelTimer = undefined
         if (inFlight.size < concurrency) {
+          endedDuringRead.clear()
           const due = await queue.due(clock.now(), concurrency + inFlight.size)
           for (const delivery of due)
-            if (active() && inFlight.size < concurrency && !inFlight.has(delivery.id))
+            if (
+              active() &&
+              inFlight.size < concurrency &&
+              !inFlight.has(delivery.id) &&
+              !endedDuringRead.has(delivery.id)
+            )
               start(delivery)
         }
         const next = await queue.nextDueAt()
