@@ -7,7 +7,6 @@ import { createEngineIdentityStore } from './adapters'
 import type { ResetRootKeyConfig } from './config/parse-reset-root-key-args'
 import { ServerError } from './errors/server-error'
 import { openDatabase } from './services/open-database'
-import type { OpenedDatabase } from './services/open-database'
 
 // A database directory keeps its LevelDB metadata in `meta/` (engine layout); checking for it
 // first keeps a mistyped path from becoming a new, empty database.
@@ -66,13 +65,15 @@ export async function resetRootKeyOffline(config: ResetRootKeyConfig): Promise<R
 }
 
 /** The database the server runs on: the data directory, or PostgreSQL (and S3) when shared. */
-async function openMain(config: ResetRootKeyConfig): Promise<OpenedDatabase> {
+async function openMain(
+  config: ResetRootKeyConfig,
+): Promise<{ db: Database; close(): Promise<void> }> {
   if (config.storage.kind === 'embedded') {
     const db = await openHeld(config.dataDir, 'data directory')
     return { db, close: () => db.close() }
   }
   try {
-    return await openDatabase(config.storage, config.dataDir)
+    return await openDatabase(config.storage, config.dataDir, { nodeId: 0, exclusive: true })
   } catch (err) {
     // The schema's lock is held for as long as a server has the database open.
     if (isEngineError(err, 'LOCKED')) {

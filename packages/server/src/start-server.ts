@@ -84,7 +84,13 @@ export async function startServer(
     logger,
     handlers: services.handlers,
     health: services.health,
-    observe: (c, next) => services.metrics.observe(c, next),
+    observe: (c, next) =>
+      services.metrics.observe(c, async () => {
+        // Another node may have committed since: every request sees at least what any node
+        // had acknowledged when it arrived (one read of the commit token; nothing embedded).
+        await services.db.refresh()
+        await next()
+      }),
     onError: (err) => services.observeError(err),
     ...(consoleFiles === undefined
       ? {}

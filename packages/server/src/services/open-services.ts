@@ -36,6 +36,7 @@ import { SERVER_VERSION } from '../version'
 import { createEngineEventPublisher } from './engine-events'
 import { createIndexConfigWatch } from './index-config-watch'
 import { openDatabase } from './open-database'
+import { startNodeHeartbeat } from './node-heartbeat'
 import { startWebhooks } from './webhook-wiring'
 
 /** Everything a running server is made of, and how to release it. */
@@ -92,6 +93,7 @@ export async function openServices(
   const startedAt = Date.now()
   const opened = await openDatabase(config.storage, config.dataDir, {
     headLogRetentionMs: config.headLogRetentionMs,
+    nodeId: config.nodeId,
   })
   const { db } = opened
   const cleanups: (() => Promise<void> | void)[] = [() => opened.close()]
@@ -158,6 +160,13 @@ export async function openServices(
     }
     const heartbeat = startHeartbeat({ bus })
     cleanups.push(() => heartbeat.stop())
+    cleanups.push(
+      startNodeHeartbeat(opened, {
+        version: SERVER_VERSION,
+        url: options.baseUrl,
+        onError: (err) => logger.warn(`cluster heartbeat skipped: ${(err as Error).message}`),
+      }),
+    )
     const pulse = startMetricsPulse({
       bus,
       intervalMs: config.metricsIntervalMs,

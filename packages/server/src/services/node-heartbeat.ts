@@ -1,0 +1,43 @@
+import type { OpenedDatabase } from './open-database'
+
+/** How often a node records that it is alive, well within the cluster's 30 s staleness window. */
+export const NODE_HEARTBEAT_MS = 5_000
+
+/** What {@link startNodeHeartbeat} reports. */
+export interface NodeHeartbeatOptions {
+  version: string
+  /** The node's URL, known once it listens (empty before). */
+  url: () => string
+  onError: (err: unknown) => void
+}
+
+/**
+ * Records this node in the cluster now and every {@link NODE_HEARTBEAT_MS} (its URL and
+ * version), and, on a shared database, keeps the synchronous `db.stats()` behind the metrics
+ * pulse at most that old. Returns the function that stops both; an embedded server's cluster
+ * is itself alone, so nothing runs there.
+ */
+export function startNodeHeartbeat(
+  opened: Pick<OpenedDatabase, 'cluster' | 'db' | 'shared'>,
+  options: NodeHeartbeatOptions,
+): () => Promise<void> {
+  if (!opened.shared) return () => Promise.resolve()
+  let inFlight: Promise<void> = Promise.resolve()
+  const beat = () => {
+    const url = options.url()
+    inFlight = Promise.all([
+      opened.cluster.heartbeat({ version: options.version, ...(url === '' ? {} : { url }) }),
+      opened.db.refresh(),
+    ]).then(
+      () => undefined,
+      (err: unknown) => options.onError(err),
+    )
+  }
+  beat()
+  const timer = setInterval(beat, NODE_HEARTBEAT_MS)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await inFlight
+  }
+}

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto'
+import { decodeSseStream } from '@svcdb/events/sse'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { client, login, startServerProcess } from '../kit'
+import type { ServerProcess } from '../kit'
+import { createClusterStorage } from './cluster-storage'
+import type { ClusterStorage } from './cluster-storage'
+
+type Api = ReturnType<typeof client>
+
+/** A PUT with extra headers (the kit's client sends none). */
+const putWith = (url: string, token: string, path: string, body: Uint8Array, headers = {}) =>
+  fetch(`${url}/files${path}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    body: body as Uint8Array<ArrayBuffer>,
+  })
+
+const text = (value: string) => new TextEncoder().encode(value)
+
+/**
+ * Two server processes on one PostgreSQL database and one S3 prefix, as two nodes behind a
+ * load balancer would run: what one acknowledges the other serves, conditional writes racing
+ * on both have one winner, and events of either node reach streams on both in commit order.
+ */
+describe('two nodes sharing one database', () => {
+  let storage: ClusterStorage
+  let a: ServerProcess
+  let b: ServerProcess
+  let rootKey: string
+  let tokenA: string
+  let tokenB: string
+  let apiA: Api
+  let apiB: Api
+  const started: ServerProcess[] = []
+  const start = async (nodeId: number) => {
+    const server = await startServerProcess([
+      '--meta',
+      storage.meta,
+      '--chunks',
+      storage.chunks,
+      '--node-id',
+      String(nodeId),
+    ])
+    started.push(server)
+    return server
+  }
+
+  beforeAll(async () => {
+    storage = await createClusterStorage()
+    a = await start(1)
+    b = await start(2)
+    rootKey = a.rootApiKey as string
+    tokenA = (await login(a.url, rootKey)).token
+    tokenB = (await login(b.url, rootKey)).token
+    apiA = client(a.url, tokenA)
+    apiB = client(b.url, tokenB)
+  })
+  afterAll(async () => {
+    for (const server of started) await server.dispose()
+    await storage?.dispose()
+  })
+
+  it('mints one root key, which both nodes accept', () => {
+    expect(rootKey).toMatch(/^svc_/)
+    expect(b.rootApiKey).toBeUndefined()
+  })
+
+  it('serves on B what A acknowledged, small and large, and the other way round', async () => {
+    const big = randomBytes(2 * 1024 * 1024 + 5)
+    expect((await apiA.put('/files/x/big.bin', big)).status).toBe(201)
+    expect((await apiA.put('/files/x/small.txt', text('from a'))).status).toBe(201)
+    const read = await apiB.get('/files/x/big.bin')
+    expect(read.status).toBe(200)
+    expect(Buffer.from(await read.arrayBuffer()).equals(big)).toBe(true)
+    expect(await (await apiB.get('/files/x/small.txt')).text()).toBe('from a')
+    expect((await apiB.put('/files/x/small.txt', text('from b'))).status).toBe(200)
+    expect(await (await apiA.get('/files/x/small.txt')).text()).toBe('from b')
+    const listing = (await (await apiA.get('/files/x/')).json()) as { items: { name: string }[] }
+    expect(listing.items.map((item) => item.name).sort()).toEqual(['big.bin', 'small.txt'])
+  })
+
+  it('lets exactly one of two racing create-only writes win, and one of two If-Match writes', async () => {
+    for (let round = 0; round < 5; round++) {
+      const path = `/race/new-${round}.txt`
+      const answers = await Promise.all([
+        putWith(a.url, tokenA, path, text('a'), { 'if-none-match': '*' }),
+        putWith(b.url, tokenB, path, text('b'), { 'if-none-match': '*' }),
+      ])
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 412])
+      const winner = answers[0]?.status === 201 ? 'a' : 'b'
+      expect(await (await apiA.get(`/files${path}`)).text()).toBe(winner)
+      expect(await (await apiB.get(`/files${path}`)).text()).toBe(winner)
+    }
+    const created = (await (await apiA.put('/files/race/shared.txt', text('v0'))).json()) as {
+      hash: string
+    }
+    const answers = await Promise.all([
+      putWith(a.url, tokenA, '/race/shared.txt', text('va'), { 'if-match': `"${created.hash}"` }),
+      putWith(b.url, tokenB, '/race/shared.txt', text('vb'), { 'if-match': `"${created.hash}"` }),
+    ])
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 412])
+    const lost = answers.find((r) => r.status === 412) as Response
+    expect(((await lost.json()) as { error: { code: string } }).error.code).toBe(
+      'PRECONDITION_FAILED',
+    )
+  })
+
+  it("streams both nodes' changes to a subscriber on B, in commit order", async () => {
+    const res = await fetch(`${b.url}/system/events?events=entries_created&path_prefix=/order/`, {
+      headers: { authorization: `Bearer ${tokenB}` },
+    })
+    expect(res.status).toBe(200)
+    const events = decodeSseStream(res.body as ReadableStream<Uint8Array>)
+    const paths: string[] = []
+    // One write at a time, alternating nodes: commit order is the order written.
+    for (let i = 0; i < 12; i++) {
+      const api = i % 2 === 0 ? apiA : apiB
+      expect(
+        (await api.put(`/files/order/${String(i).padStart(2, '0')}.txt`, text(`${i}`))).status,
+      ).toBe(201)
+      paths.push(`/order/${String(i).padStart(2, '0')}.txt`)
+    }
+    const seen: string[] = []
+    while (seen.length < paths.length) {
+      const next = (await events.next()).value as { data: string }
+      const envelope = JSON.parse(next.data) as { payload: { entries: { path: string }[] } }
+      seen.push(...envelope.payload.entries.map((entry) => entry.path))
+    }
+    await events.return(undefined)
+    expect(seen).toEqual(paths)
+  })
+
+  it('names each node in /system/stats, with counts of the whole database', async () => {
+    const statsOf = async (api: Api) =>
+      (await (await api.get('/system/stats')).json()) as {
+        identity: { node_id: number }
+        counts: Record<string, number>
+      }
+    expect((await apiA.put('/files/stats/one.txt', text('1'))).status).toBe(201)
+    const [sa, sb] = await Promise.all([statsOf(apiA), statsOf(apiB)])
+    expect(sa.identity.node_id).toBe(1)
+    expect(sb.identity.node_id).toBe(2)
+    expect(sb.counts).toEqual(sa.counts)
+  })
+
+  it('keeps what A acknowledged when A is killed, and B carries on writing', async () => {
+    const bodies = Array.from({ length: 6 }, (_, i) => randomBytes(500 + i * 90_000))
+    const answers = await Promise.all(bodies.map((body, i) => apiA.put(`/files/k/${i}.bin`, body)))
+    expect(answers.map((r) => r.status)).toEqual(bodies.map(() => 201))
+    expect(await a.kill('SIGKILL')).toBe('SIGKILL')
+    for (const [i, body] of bodies.entries()) {
+      const read = await apiB.get(`/files/k/${i}.bin`)
+      expect(read.status).toBe(200)
+      expect(Buffer.from(await read.arrayBuffer()).equals(body)).toBe(true)
+    }
+    expect((await apiB.put('/files/k/after.txt', text('b goes on'))).status).toBe(201)
+    const c = await start(1)
+    expect(c.rootApiKey).toBeUndefined()
+    const apiC = client(c.url, (await login(c.url, rootKey)).token)
+    expect(await (await apiC.get('/files/k/after.txt')).text()).toBe('b goes on')
+  })
+})
