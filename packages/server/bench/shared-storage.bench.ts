@@ -1,96 +1,81 @@
-import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { promisify } from 'node:util'
-import { createS3BlobStore } from '@svcdb/s3'
 import type { Benchmark, BenchResult } from '../../../scripts/bench-protocol'
 import { startServerProcess } from '../test/kit/server-process'
+import { createBenchClusterStorage } from './bench-cluster-storage'
 import { httpScenarios } from './http-scenarios'
+import type { HttpScenario } from './http-scenarios'
 import { generateLoad } from './load-generator'
 
-const run = promisify(execFile)
 const DURATION_MS = 6_000
 
-/** The services of `scripts/dev-services.sh`, from the environment or from the script. */
-async function clusterServices(): Promise<Record<string, string> | string> {
-  const fromEnv = ['DATABASE_URL', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION']
-  if (fromEnv.every((name) => process.env[name]))
-    return Object.fromEntries(fromEnv.map((name) => [name, process.env[name] as string]))
-  try {
-    const { stdout } = await run('bash', ['scripts/dev-services.sh', 'env'])
-    return Object.fromEntries(
-      stdout
-        .trim()
-        .split('\n')
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    )
-  } catch {
-    return 'the cluster services are not running (scripts/dev-services.sh up)'
-  }
+/**
+ * The scenario split over two nodes, half the connections each. Each node writes files of its
+ * own (bodies that differ, so nothing deduplicates across nodes) and reads the other's.
+ */
+function splitLoad(scenario: HttpScenario, urls: [string, string]): Promise<number[]> {
+  const { spec } = scenario
+  const half = Math.max(1, Math.floor(spec.concurrency / 2))
+  return Promise.all(
+    urls.map((url, node) => {
+      const own = node === 0 ? 'a/' : 'b/'
+      const other = node === 0 ? 'b/' : 'a/'
+      let body = spec.body
+      if (body !== undefined && node === 1) {
+        body = Uint8Array.from(body)
+        body[body.length - 1] = (body[body.length - 1] ?? 0) ^ 0xff
+      }
+      return generateLoad({
+        ...spec,
+        url: new URL(url),
+        durationMs: DURATION_MS,
+        concurrency: half,
+        pathPrefix: spec.pathPrefix + (spec.method === 'PUT' ? own : other),
+        ...(body === undefined ? {} : { body }),
+      })
+    }),
+  )
 }
 
 export const benchmarks: Benchmark[] = [
   {
-    name: 'files over HTTP, one node on PostgreSQL + S3 (Ceph RGW) beside the embedded default',
+    name: 'files over HTTP: the embedded default, one node and two nodes on PostgreSQL + S3 (Ceph RGW)',
     async run() {
-      const services = await clusterServices()
-      if (typeof services === 'string')
-        return [{ name: 'shared storage', value: 0, unit: 'skipped', note: services }]
-      const id = randomBytes(4).toString('hex')
-      const admin = services.DATABASE_URL as string
-      const database = `svcdb_bench_${id}`
-      await run('psql', [admin, '-qc', `CREATE DATABASE ${database}`])
-      const meta = Object.assign(new URL(admin), { pathname: `/${database}` }).toString()
-      const chunks = `s3://${services.S3_BUCKET}/bench-${id}?endpoint=${encodeURIComponent(
-        services.S3_ENDPOINT as string,
-      )}&region=${services.S3_REGION}`
-      const env = {
-        AWS_ACCESS_KEY_ID: services.AWS_ACCESS_KEY_ID ?? process.env.AWS_ACCESS_KEY_ID ?? '',
-        AWS_SECRET_ACCESS_KEY:
-          services.AWS_SECRET_ACCESS_KEY ?? process.env.AWS_SECRET_ACCESS_KEY ?? '',
-      }
+      const storage = await createBenchClusterStorage()
+      if (typeof storage === 'string')
+        return [{ name: 'shared storage', value: 0, unit: 'skipped', note: storage }]
       const embedded = await startServerProcess(['--auth', 'disabled'])
-      const shared = await startServerProcess(
-        ['--auth', 'disabled', '--meta', meta, '--chunks', chunks],
-        undefined,
-        { env },
+      const nodes = await Promise.all(
+        [1, 2].map((id) =>
+          startServerProcess(
+            ['--auth', 'disabled', ...storage.args, '--node-id', String(id)],
+            undefined,
+            {
+              env: storage.env,
+            },
+          ),
+        ),
       )
+      const [a, b] = nodes as [(typeof nodes)[number], (typeof nodes)[number]]
       try {
         const rows: BenchResult[] = []
         for (const scenario of httpScenarios()) {
           const load = (url: string) =>
             generateLoad({ url: new URL(url), durationMs: DURATION_MS, ...scenario.spec })
           const ours = await load(embedded.url)
-          const theirs = await load(shared.url)
+          const one = await load(a.url)
+          const two = (await splitLoad(scenario, [a.url, b.url])).reduce((x, y) => x + y, 0)
           rows.push(
             { name: `${scenario.name}: embedded`, value: ours, unit: scenario.unit },
-            { name: `${scenario.name}: PostgreSQL + S3`, value: theirs, unit: scenario.unit },
-            {
-              name: `${scenario.name}: PostgreSQL + S3 ÷ embedded`,
-              value: theirs / ours,
-              unit: '×',
-            },
+            { name: `${scenario.name}: one node`, value: one, unit: scenario.unit },
+            { name: `${scenario.name}: two nodes`, value: two, unit: scenario.unit },
+            { name: `${scenario.name}: one node ÷ embedded`, value: one / ours, unit: '×' },
+            { name: `${scenario.name}: two nodes ÷ one node`, value: two / one, unit: '×' },
           )
         }
         return rows
       } finally {
-        await shared.dispose()
+        for (const node of nodes) await node.dispose()
         await embedded.dispose()
-        await run('psql', [admin, '-qc', `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`])
-        // The bench's chunks would otherwise fill the development cluster's small disk.
-        const blobs = createS3BlobStore({
-          bucket: services.S3_BUCKET as string,
-          endpoint: services.S3_ENDPOINT as string,
-          region: services.S3_REGION as string,
-          prefix: `bench-${id}/`,
-          credentials: {
-            accessKeyId: env.AWS_ACCESS_KEY_ID,
-            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
-          },
-        })
-        const keys: string[] = []
-        for await (const blob of blobs.list('')) keys.push(blob.key)
-        await blobs.delete(keys)
-        await blobs.close()
+        await storage.dispose()
       }
     },
   },
