@@ -8,7 +8,9 @@ export type KvOperation = { type: 'put'; key: string; value: string } | { type: 
  * hold exactly `expect`, or be absent with `expect: null`.
  */
 export interface KvGuard {
+  /** The key checked. */
   key: string
+  /** The value it must hold; `null`: it must be absent. */
   expect: string | null
 }
 
