@@ -1,3 +1,4 @@
+import type { NodeInfo } from '@svcdb/engine'
 import type { OpenedDatabase } from './open-database'
 
 /** How often a node records that it is alive, well within the cluster's 30 s staleness window. */
@@ -9,6 +10,8 @@ export interface NodeHeartbeatOptions {
   /** The node's URL, known once it listens (empty before). */
   url: () => string
   onError: (err: unknown) => void
+  /** Hears that a live node already reports this node's id (before the first heartbeat). */
+  onDuplicateId: (other: NodeInfo) => void
 }
 
 /**
@@ -33,7 +36,19 @@ export function startNodeHeartbeat(
       (err: unknown) => options.onError(err),
     )
   }
-  beat()
+  // Node ids tell whose tasks are whose: two live nodes with one id would take over each
+  // other's work. A node restarted within the staleness window also shows here.
+  inFlight = opened.cluster.nodes().then(
+    (nodes) => {
+      const same = nodes.find((node) => node.id === opened.cluster.nodeId && node.alive)
+      if (same !== undefined) options.onDuplicateId(same)
+      beat()
+    },
+    (err: unknown) => {
+      options.onError(err)
+      beat()
+    },
+  )
   const timer = setInterval(beat, NODE_HEARTBEAT_MS)
   timer.unref()
   return async () => {

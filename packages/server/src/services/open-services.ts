@@ -165,6 +165,12 @@ export async function openServices(
         version: SERVER_VERSION,
         url: options.baseUrl,
         onError: (err) => logger.warn(`cluster heartbeat skipped: ${(err as Error).message}`),
+        onDuplicateId: (other) =>
+          logger.warn(
+            `node id ${config.nodeId} was alive ${Date.now() - other.lastSeen} ms ago` +
+              (other.url === undefined ? '' : ` at ${other.url}`) +
+              ': give each node its own --node-id (a restart right after a crash shows this too)',
+          ),
       }),
     )
     const pulse = startMetricsPulse({

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { decodeSseStream } from '@svcdb/events/sse'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { client, login, startServerProcess } from '../kit'
 import type { ServerProcess } from '../kit'
 import { createClusterStorage } from './cluster-storage'
@@ -142,6 +142,14 @@ describe('two nodes sharing one database', () => {
     expect(sa.identity.node_id).toBe(1)
     expect(sb.identity.node_id).toBe(2)
     expect(sb.counts).toEqual(sa.counts)
+  })
+
+  it('warns when a node starts with the id of a live one', async () => {
+    const twin = await start(2)
+    await vi.waitFor(() =>
+      expect(twin.stderr()).toMatch(/node id 2 was alive .*give each node its own --node-id/),
+    )
+    await twin.stop()
   })
 
   it('keeps what A acknowledged when A is killed, and B carries on writing', async () => {
