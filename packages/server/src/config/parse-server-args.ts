@@ -70,7 +70,8 @@ Options:
   --port PORT              port, 0 for any free port (default 6830)
   --auth MODE              disabled | self-contained | file://PATH (default self-contained)
   --dev                    development mode: magic links are logged, not mailed
-  --node-id N              node id reported in stats and heartbeats (default 0)
+  --node-id N              this node's id in stats and heartbeats; unique per node
+                           when nodes share --meta (default 0)
   --metrics-interval DUR   interval of metrics events, e.g. 15s (default 15s)
   --cors ORIGINS           comma-separated allowed origins, or *
   --log-level LEVEL        debug | info | warn | error | silent (default info); info logs
