@@ -1,7 +1,9 @@
 import { systemClock } from './clock'
 import { SchedulerError } from './errors'
 import { guardTaskStore } from './internal/guarded-stores'
+import { applyForeignRecord } from './internal/foreign-record'
 import { createHandlerRegistry } from './internal/handler-registry'
+import { createPollLoop } from './internal/poll-loop'
 import { createRunningTask, createTaskContext, type RunningTask } from './internal/running-task'
 import { createSerialQueue } from './internal/serial-queue'
 import { CAS_ATTEMPTS, createTaskWrite } from './internal/store-writes'
@@ -60,9 +62,6 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
   let pumping = false
   let pumpAgain = false
   let cancelRetry: (() => void) | undefined
-  let cancelPoll: (() => void) | undefined
-  let syncing = false
-  let syncAgain = false
 
   const report = (err: unknown): void => {
     const error =
@@ -96,34 +95,11 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
     return entry?.released ? undefined : entry
   }
 
-  /**
-   * Another node changed the record of `entry` (a write expecting `entry.stored` failed, or
-   * the poll read `record`): a cancel aborts the handler as a local one does; anything else
-   * but this run's own record means the run was taken over, and its end writes nothing.
-   * Runs inside the queue.
-   */
+  /** Takes in what another node did to the record of `entry`; runs inside the queue. */
   const noticeForeign = async (entry: RunningTask, record?: Task): Promise<void> => {
     const stored = record ?? (await store.get(entry.task.id))
-    const { id } = entry.task
-    if (stored?.status === 'cancelled') {
-      entry.task = stored
-      entry.stored = stored
-      entry.cancelled = true
-      // The cancelling node told its listeners; here only waiters learn of it.
-      waiters.notify(stored)
-      entry.controller.abort(new SchedulerError('CANCELLED', `task ${id} was cancelled`, { id }))
-    } else if (
-      stored?.status === 'running' &&
-      stored.owner === nodeId &&
-      stored.startedAt === entry.stored.startedAt
-    ) {
-      entry.stored = stored
-    } else {
-      entry.released = true
-      entry.controller.abort(
-        new SchedulerError('STOPPED', `task ${id} was taken over by another node`, { id }),
-      )
-    }
+    // The cancelling node told its listeners; here only waiters learn of it.
+    if (applyForeignRecord(entry, stored, nodeId) === 'cancelled') waiters.notify(entry.task)
   }
 
   const finish = async (entry: RunningTask, outcome: { ok: boolean; value: unknown }) => {
@@ -244,32 +220,15 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
     }
   }
 
-  const armPoll = (): void => {
-    cancelPoll?.()
-    cancelPoll = undefined
-    if (started && pollMs !== undefined) cancelPoll = clock.setTimer(wake, pollMs)
-  }
-
-  function wake(): void {
-    if (!started) return
-    if (syncing) {
-      syncAgain = true
-      return
-    }
-    syncing = true
-    void (async () => {
-      try {
-        do {
-          syncAgain = false
-          await queue.run(sync).catch(report)
-          pump()
-        } while (syncAgain && started)
-      } finally {
-        syncing = false
-        armPoll()
-      }
-    })()
-  }
+  const poll = createPollLoop({
+    clock,
+    pollMs,
+    running: () => started,
+    job: async () => {
+      await queue.run(sync).catch(report)
+      pump()
+    },
+  })
 
   function pump(): void {
     if (!started) return
@@ -393,18 +352,17 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
         })
       return starting.then(() => {
         pump()
-        armPoll()
+        poll.arm()
       })
     },
 
-    wake,
+    wake: () => poll.wake(),
 
     async stop() {
       started = false
       cancelRetry?.()
       cancelRetry = undefined
-      cancelPoll?.()
-      cancelPoll = undefined
+      poll.cancel()
       const stopping = await queue.run(async () => {
         started = false
         const entries = [...active.values()]

@@ -1,0 +1,62 @@
+import type { Clock } from '../clock'
+
+/** A job run on demand and every `pollMs`, never twice at once. */
+export interface PollLoop {
+  /** Runs the job now (or once more after the run in progress), then re-arms the timer. */
+  wake(): void
+  /** Sets the timer afresh; does nothing without `pollMs` or while not running. */
+  arm(): void
+  /** Cancels the timer (a run in progress finishes). */
+  cancel(): void
+}
+
+/** What {@link createPollLoop} needs. */
+export interface PollLoopOptions {
+  clock: Clock
+  /** No timer when undefined: the job runs on `wake` only. */
+  pollMs: number | undefined
+  /** Whether the loop may run (the runner is started). */
+  running(): boolean
+  /** The job; should not throw. */
+  job(): Promise<void>
+}
+
+/**
+ * Makes a {@link PollLoop}: wakes that come during a run collapse into one more run, so a
+ * burst of change notifications from a shared store costs one look at it.
+ */
+export function createPollLoop(options: PollLoopOptions): PollLoop {
+  const { clock, pollMs } = options
+  let cancelTimer: (() => void) | undefined
+  let busy = false
+  let again = false
+
+  const cancel = (): void => {
+    cancelTimer?.()
+    cancelTimer = undefined
+  }
+  const arm = (): void => {
+    cancel()
+    if (options.running() && pollMs !== undefined) cancelTimer = clock.setTimer(wake, pollMs)
+  }
+  function wake(): void {
+    if (!options.running()) return
+    if (busy) {
+      again = true
+      return
+    }
+    busy = true
+    void (async () => {
+      try {
+        do {
+          again = false
+          await options.job()
+        } while (again && options.running())
+      } finally {
+        busy = false
+        arm()
+      }
+    })()
+  }
+  return { wake, arm, cancel }
+}
