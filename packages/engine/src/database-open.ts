@@ -1,5 +1,9 @@
 import type { AbstractLevel } from 'abstract-level'
 import type { ChunkStore } from './chunks/chunk-store'
+import { createLevelChunkStore } from './chunks/level-chunk-store'
+import type { Leases } from './cluster/leases'
+import type { LeasedGcSettings } from './gc/leased-gc'
+import { DEFAULT_GC_GRACE_MS } from './gc/shared-gc'
 import { CHUNK_SIZES } from './chunking/fastcdc'
 import { EngineCore } from './engine-core'
 import type { Clock } from './internal/clock'
@@ -75,10 +79,27 @@ export interface DatabaseOptions {
    * commit token, so a node that committed on a state another node had moved since applies
    * its writes again on the new state (no update is lost; a conditional write is decided on
    * the newest state), and reads of HEAD and named refs first check the token (one read) and
-   * reload when another node committed. `gc()` is refused until cluster leases exist. Needs
-   * `meta` (`INVALID_INPUT` with `path` or `level`); every process must open it shared.
+   * reload when another node committed. `gc()` runs only with `leases`, one node at a time.
+   * Needs `meta` (`INVALID_INPUT` with `path` or `level`); every process must open it shared.
+   * Without `chunks`, the chunks live in `meta` and record `last_seen` (see `gcGraceMs`); a
+   * chunk store passed in should be made with `lastSeen` for `gc()` to run.
    */
   shared?: boolean
+  /**
+   * With `shared`: the cluster's leases (`createPostgresLeases()` from `@svcdb/postgres`).
+   * `gc()` then runs while holding their `gc` lock, so one node collects at a time, and
+   * fails with `CONFLICT` while another node holds it; without leases, `gc()` of a shared
+   * database is refused with `CONFLICT`. The database does not close them.
+   */
+  leases?: Leases
+  /**
+   * With `shared`: how long a chunk no version names is kept after a node last stored or
+   * reused it (its `last_seen`), in ms (default 1 h). It protects uploads in progress on
+   * every node (chunks sent, or confirmed present, before the commit naming them), so it
+   * must exceed the longest such upload, and be at least twice the chunk store's
+   * `lastSeen.refreshMs` (`RangeError` otherwise).
+   */
+  gcGraceMs?: number
   /**
    * With `shared`: how often, in ms, a node with change listeners (`onChange`, `changes()`)
    * reads the commit token to notice other nodes' commits, which its listeners then receive
@@ -95,7 +116,16 @@ const systemClock: Clock = { now: () => Date.now() }
 
 /** The storage `options` name (checked first by `checkStorageOptions`), opened. */
 export async function openStorageFor(options: DatabaseOptions): Promise<Storage> {
-  if (options.meta !== undefined) return givenStorage(options.meta, options.chunks)
+  if (options.meta !== undefined) {
+    const { meta, clock } = options
+    // A shared database's chunks record last_seen, for its GC.
+    const chunks =
+      options.chunks ??
+      (options.shared === true
+        ? createLevelChunkStore({ meta, lastSeen: clock === undefined ? {} : { clock } })
+        : undefined)
+    return givenStorage(meta, chunks)
+  }
   if (options.path === undefined)
     return openLevelStorage(options.level as NonNullable<DatabaseOptions['level']>)
   return openDiskStorage(options.path, {
@@ -243,4 +273,24 @@ export function checkStorageOptions(options: DatabaseOptions): void {
     )
   if ((options.path === undefined) === (options.level === undefined))
     throw new TypeError('Database.open needs exactly one of `path`, `level` and `meta`')
+}
+
+/**
+ * How `gc()` of a shared database runs (`undefined`: refused), from `leases` and `gcGraceMs`
+ * checked against the chunk store's `last_seen` refresh.
+ */
+export function leasedGcSettings(
+  options: Pick<DatabaseOptions, 'shared' | 'leases' | 'gcGraceMs'>,
+  chunks: ChunkStore,
+): LeasedGcSettings | undefined {
+  const graceMs = options.gcGraceMs ?? DEFAULT_GC_GRACE_MS
+  if (!(Number.isSafeInteger(graceMs) && graceMs > 0))
+    throw new RangeError(`gcGraceMs must be a positive integer, got ${String(graceMs)}`)
+  const refreshMs = chunks.sweep?.refreshMs
+  if (refreshMs !== undefined && graceMs < 2 * refreshMs)
+    throw new RangeError(
+      `gcGraceMs (${graceMs}) must be at least twice the chunk store's lastSeen.refreshMs (${refreshMs})`,
+    )
+  if (options.shared !== true || options.leases === undefined) return undefined
+  return { leases: options.leases, graceMs }
 }

@@ -6,6 +6,8 @@ import type { ChangeIterationOptions, ChangeListener } from './changes/change-fe
 import type { DatabaseChange } from './changes/database-change'
 import type { EngineCore } from './engine-core'
 import { collectGarbage } from './gc/collect-garbage'
+import { collectGarbageUnderLease } from './gc/leased-gc'
+import type { LeasedGcSettings } from './gc/leased-gc'
 import type { GcOptions, GcResult } from './gc/collect-garbage'
 import { diffEntries } from './changes/entry-diff'
 import { buildIndexes } from './indexes/build-indexes'
@@ -36,7 +38,7 @@ import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk, readChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './read/entry'
 import { Workspace } from './workspace'
-import { checkStorageOptions, openCore, openStorageFor } from './database-open'
+import { checkStorageOptions, leasedGcSettings, openCore, openStorageFor } from './database-open'
 import type { DatabaseOptions } from './database-open'
 
 export type { DatabaseOptions } from './database-open'
@@ -59,7 +61,10 @@ export class Database extends Workspace {
   /** Writable lines of versions beside HEAD. */
   readonly forks: Forks
 
-  private constructor(core: EngineCore) {
+  private constructor(
+    core: EngineCore,
+    private readonly leasedGc?: LeasedGcSettings,
+  ) {
     super(core, HEAD)
     this.snapshots = new Snapshots(core)
     this.forks = new Forks(core)
@@ -249,18 +254,23 @@ export class Database extends Workspace {
   /**
    * Collects garbage online (DESIGN §3.6): objects and chunks no ref, version-log entry,
    * HEAD-log entry within its retention window or running operation reaches are removed while writes go on, then pack files with much dead
-   * space are compacted. One collection runs at a time (`CONFLICT` otherwise). Refused with
-   * `CONFLICT` in a shared database: other nodes' uploads and commits are invisible to its
-   * marking until a cluster lease coordinates them.
+   * space are compacted. One collection runs at a time (`CONFLICT` otherwise).
+   *
+   * In a shared database it runs under the cluster's `gc` lock (open with `leases`; refused
+   * with `CONFLICT` without them, or while another node holds the lock), spares chunks any
+   * node stored or reused within `gcGraceMs`, removes nothing another node's commit made
+   * reachable meanwhile, and compacts nothing.
    */
   async gc(options?: GcOptions): Promise<GcResult> {
-    if (this.core.shared !== undefined)
+    const { shared } = this.core
+    if (shared === undefined) return collectGarbage(this.core, options)
+    if (this.leasedGc === undefined)
       throw new EngineError(
         'CONFLICT',
-        "GC of a shared database needs the cluster lease, coming in issue 20's next step; " +
-          'nothing was collected',
+        'GC of a shared database runs under a cluster lease: open it with `leases` ' +
+          '(createPostgresLeases from @svcdb/postgres); nothing was collected',
       )
-    return collectGarbage(this.core, options)
+    return collectGarbageUnderLease(this.core, shared, this.leasedGc, options)
   }
 
   /**
@@ -374,9 +384,13 @@ export async function openDatabaseOnStorage(
   options: Omit<DatabaseOptions, 'path' | 'level' | 'meta' | 'chunks'> = {},
 ): Promise<Database> {
   // The constructor is private to keep it out of the public API, not from this module.
-  const construct = Database as unknown as new (core: EngineCore) => Database
+  const construct = Database as unknown as new (
+    core: EngineCore,
+    leasedGc?: LeasedGcSettings,
+  ) => Database
   try {
-    return new construct(await openCore(storage, options))
+    const gc = leasedGcSettings(options, storage.chunks)
+    return new construct(await openCore(storage, options), gc)
   } catch (err) {
     await storage.chunks.close().catch(() => undefined)
     await storage.meta.close().catch(() => undefined)

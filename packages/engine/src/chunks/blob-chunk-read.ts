@@ -3,7 +3,7 @@ import type { MetaStore } from '../meta/meta-store'
 import type { BlobChunkCache } from './blob-chunk-cache'
 import type { BlobStore } from './blob-store'
 import { blobChunkKey } from './blob-chunk-key'
-import { decodeBlobChunkEntry } from './blob-chunk-entry'
+import { decodeBlobChunkEntry, isBlobTombstone } from './blob-chunk-entry'
 import type { BlobChunkEntry } from './blob-chunk-entry'
 import { assertChunkHash, openChunkRecord } from './chunk-record'
 import type { StagingTable } from './staging-table'
@@ -137,7 +137,7 @@ export async function readBlobChunk(
     context.meta.get('chunkidx', hash),
     loadObject(context, hash, key),
   ])
-  if (indexed === undefined) throw notFound(hash)
+  if (indexed === undefined || isBlobTombstone(indexed)) throw notFound(hash)
   return openLoaded(context, hash, decodeBlobChunkEntry(indexed), key, loaded)
 }
 
@@ -163,7 +163,7 @@ export async function readBlobChunks(
     )
     unknown.forEach((at, j) => {
       const value = indexed[j]
-      if (value === undefined) throw notFound(hashes[at] as Uint8Array)
+      if (value === undefined || isBlobTombstone(value)) throw notFound(hashes[at] as Uint8Array)
       entries[at] = decodeBlobChunkEntry(value)
     })
   }

@@ -1,8 +1,9 @@
 import type { MetaStore } from '../meta/meta-store'
-import { blobIndexOp } from './blob-chunk-entry'
+import { blobIndexOp, isBlobTombstone, tombstoneSince } from './blob-chunk-entry'
 import type { BlobStaged } from './blob-chunk-read'
 import { assertChunkHash } from './chunk-record'
 import type { StageItem, StageResult } from './chunk-store'
+import type { LastSeen } from './last-seen'
 import type { StagingTable } from './staging-table'
 
 /** What the stager uses of its blob chunk store. */
@@ -14,7 +15,17 @@ export interface BlobStagerContext {
   /** Called for every chunk staged, before anything else (the running sweep spares it). */
   watch(hash: Uint8Array): void
   assertOpen(): void
+  /** Set when the store records `last_seen` (see `LastSeenOptions`). */
+  lastSeen?: LastSeen
 }
+
+/** How often a stage waiting for a GC's tombstone looks again, in ms. */
+const TOMBSTONE_POLL_MS = 100
+/**
+ * A tombstone older than this is taken for the leftover of a GC that died between its two
+ * steps: a stage then uploads the chunk again (its commit replaces the tombstone).
+ */
+export const TOMBSTONE_STALE_MS = 5 * 60 * 1000
 
 interface Fresh {
   key: Uint8Array
@@ -33,7 +44,7 @@ const NOT_NEW: StageResult = { ops: [], isNew: false, storedBytes: 0 }
 export function createBlobStager(
   context: BlobStagerContext,
 ): (items: readonly StageItem[]) => Promise<StageResult[]> {
-  const { table, meta, upload, watch, assertOpen } = context
+  const { table, meta, upload, watch, assertOpen, lastSeen } = context
 
   async function uploadFresh(fresh: Fresh[]): Promise<void> {
     let indexed: (Uint8Array | undefined)[]
@@ -47,9 +58,37 @@ export function createBlobStager(
       return
     }
     fresh.forEach((item, i) => {
-      if (indexed[i] !== undefined) item.resolve(undefined)
-      else upload(item.key, item.bytes).then(item.resolve, item.reject)
+      const value = indexed[i]
+      if (value === undefined) upload(item.key, item.bytes).then(item.resolve, item.reject)
+      else if (lastSeen === undefined) item.resolve(undefined)
+      else settleIndexed(item, value, lastSeen).then(item.resolve, item.reject)
     })
+  }
+
+  /**
+   * A chunk the index holds: reused, so its `last_seen` is refreshed (guarded; losing to a
+   * GC's removal means uploading again). A tombstone means a GC is deleting the object: wait
+   * until it is gone, then upload, never alongside the delete.
+   */
+  async function settleIndexed(
+    item: Fresh,
+    found: Uint8Array,
+    seen: LastSeen,
+  ): Promise<BlobStaged | undefined> {
+    let value: Uint8Array | undefined = found
+    for (;;) {
+      if (value === undefined) return upload(item.key, item.bytes)
+      if (isBlobTombstone(value)) {
+        if (tombstoneSince(value) < seen.clock.now() - TOMBSTONE_STALE_MS)
+          return upload(item.key, item.bytes)
+        await new Promise((resolve) => setTimeout(resolve, TOMBSTONE_POLL_MS))
+        assertOpen()
+        value = await meta.get('chunkidx', item.key)
+        continue
+      }
+      if ((await seen.refresh(item.key, value)) !== undefined) return undefined
+      value = await meta.get('chunkidx', item.key)
+    }
   }
 
   return async function stageMany(items: readonly StageItem[]): Promise<StageResult[]> {
@@ -80,7 +119,7 @@ export function createBlobStager(
     return entries.map(({ key, isFresh }, i): StageResult => {
       const staged = (settled[i] as PromiseFulfilledResult<BlobStaged | undefined>).value
       if (staged === undefined) return NOT_NEW
-      const ops = [blobIndexOp(key, staged.entry)]
+      const ops = [blobIndexOp(key, staged.entry, lastSeen?.clock.now())]
       return isFresh
         ? { ops, isNew: true, storedBytes: staged.objectSize }
         : { ops, isNew: false, storedBytes: 0 }

@@ -3,7 +3,13 @@ import type { Clock } from '../internal/clock'
 import type { MetaStore } from '../meta/meta-store'
 import type { BlobStore } from './blob-store'
 import { createBlobChunkCache } from './blob-chunk-cache'
-import { blobObjectSize, decodeBlobChunkEntry } from './blob-chunk-entry'
+import {
+  blobLastSeenCodec,
+  blobObjectSize,
+  decodeBlobChunkEntry,
+  isBlobTombstone,
+} from './blob-chunk-entry'
+import { blobChunkSweep } from './blob-chunk-removal'
 import { blobChunkKey } from './blob-chunk-key'
 import { readBlobChunk, readBlobChunks } from './blob-chunk-read'
 import type { BlobStaged } from './blob-chunk-read'
@@ -13,6 +19,8 @@ import type { CompressionOptions } from './chunk-codec'
 import { encodeChunkRecord, joinChunkRecord } from './chunk-record'
 import type { ChunkStore, CompactReport, StageResult } from './chunk-store'
 import { checkCompactOptions, throwIfAborted } from './compact-options'
+import { createLastSeen } from './last-seen'
+import type { LastSeenOptions } from './last-seen'
 import { stagedChunks } from './staged-chunks'
 import { StagingTable } from './staging-table'
 
@@ -45,6 +53,12 @@ export interface BlobChunkStoreOptions {
    * Default: no cache.
    */
   cache?: { dir: string; maxBytes: number }
+  /**
+   * Records when each chunk was last stored or reused in its index entry, for the GC of a
+   * database several nodes share (see {@link ChunkStore.sweep}): every node of the cluster
+   * must set it. Default: not recorded, no `sweep`.
+   */
+  lastSeen?: LastSeenOptions
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -106,6 +120,11 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
   const inflight = new Map<string, Promise<Uint8Array | undefined>>()
   const reads = { table, meta, blobs, readConcurrency, cache, inflight, assertOpen, ioError }
 
+  const lastSeen =
+    options.lastSeen === undefined
+      ? undefined
+      : createLastSeen(meta, 'chunkidx', blobLastSeenCodec, options.lastSeen)
+
   const shared = stagedChunks({
     table,
     meta,
@@ -113,6 +132,7 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
     stagedRawLength: (staged) => staged.entry.rawLength,
     committedRawLength: (entry) => decodeBlobChunkEntry(entry).rawLength,
     assertOpen,
+    ...(lastSeen === undefined ? {} : { lastSeen }),
   })
 
   /** Uploads the chunk's record; resolves once the object is durable. */
@@ -140,6 +160,7 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
     upload,
     watch: (hash) => stagedDuringSweep?.add(blobChunkKey(hash)),
     assertOpen,
+    ...(lastSeen === undefined ? {} : { lastSeen }),
   })
 
   return {
@@ -166,11 +187,25 @@ export function createBlobChunkStore(options: BlobChunkStoreOptions): ChunkStore
     async *entries() {
       assertOpen()
       for await (const [hash, entry] of meta.iterate('chunkidx')) {
+        if (isBlobTombstone(entry)) continue
         yield { hash, storedBytes: blobObjectSize(decodeBlobChunkEntry(entry)) }
       }
     },
 
     removeOps: shared.removeOps,
+
+    ...(lastSeen === undefined
+      ? {}
+      : {
+          sweep: blobChunkSweep({
+            meta,
+            blobs,
+            lastSeen,
+            forget: (hash) => table.forget(hash),
+            deleting,
+            ioError,
+          }),
+        }),
 
     compact(compactOptions): Promise<CompactReport> {
       try {

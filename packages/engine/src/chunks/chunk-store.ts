@@ -1,4 +1,5 @@
 import type { MetaOp } from '../meta/meta-store'
+import type { ChunkSweep } from './chunk-sweep'
 
 /** What storing one chunk did. */
 export interface StageResult {
@@ -182,6 +183,12 @@ export interface ChunkStore {
    * handed out after the call are safe: their packs are left alone.
    */
   compact(options: CompactOptions): Promise<CompactReport>
+  /**
+   * Present when the store records `last_seen` (made with `lastSeen`): the removal a GC of a
+   * database shared by several nodes uses instead of {@link removeOps}, which spares chunks
+   * other nodes stored or reused within the grace period.
+   */
+  readonly sweep?: ChunkSweep
   /** Releases files and handles; the metadata store is closed by its owner. */
   close(): Promise<void>
 }

@@ -10,6 +10,10 @@ import {
 } from './chunk-record'
 import type { ChunkStore, StageResult } from './chunk-store'
 import { checkCompactOptions, throwIfAborted } from './compact-options'
+import type { ChunkSweep, SweepEntry } from './chunk-sweep'
+import { createLastSeen } from './last-seen'
+import type { LastSeen, LastSeenOptions } from './last-seen'
+import { levelLastSeenCodec, splitLevelRecord, stampLevelRecord } from './level-last-seen'
 import { stagedChunks } from './staged-chunks'
 import { StagingTable } from './staging-table'
 
@@ -18,6 +22,12 @@ export interface LevelChunkStoreOptions {
   /** The metadata store whose `chunk` space holds the records. */
   meta: MetaStore
   compression?: CompressionOptions
+  /**
+   * Records when each chunk was last stored or reused (8 bytes after each record), for the
+   * GC of a database several nodes share (see {@link ChunkStore.sweep}). Default: not
+   * recorded, no `sweep`.
+   */
+  lastSeen?: LastSeenOptions
 }
 
 interface Staged {
@@ -42,6 +52,11 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
     if (closed) throw new EngineError('CLOSED', 'the chunk store is closed')
   }
 
+  const lastSeen =
+    options.lastSeen === undefined
+      ? undefined
+      : createLastSeen(meta, 'chunk', levelLastSeenCodec, options.lastSeen)
+
   const shared = stagedChunks({
     table,
     meta,
@@ -49,7 +64,15 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
     stagedRawLength: (staged) => decodeChunkRecordHeader(staged.record).rawLength,
     committedRawLength: (record) => decodeChunkRecordHeader(record).rawLength,
     assertOpen,
+    ...(lastSeen === undefined ? {} : { lastSeen }),
   })
+
+  /** True when the chunk is committed (stamped as reused when `last_seen` is recorded). */
+  const isCommitted = async (key: Uint8Array): Promise<boolean> => {
+    const value = await meta.get('chunk', key)
+    if (value === undefined || lastSeen === undefined) return value !== undefined
+    return (await lastSeen.refresh(key, value)) !== undefined
+  }
 
   return {
     kind: 'level',
@@ -68,7 +91,9 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
           `chunk ${Buffer.from(hash).toString('hex')} is not stored`,
         )
       }
-      return openChunkRecord(record, { hash })
+      return openChunkRecord(lastSeen === undefined ? record : splitLevelRecord(record).record, {
+        hash,
+      })
     },
 
     async stage(hash, bytes): Promise<StageResult> {
@@ -81,8 +106,10 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
       }
       const key = hash.slice()
       const entry = table.start(key, async () => {
-        if ((await meta.get('chunk', key)) !== undefined) return undefined
-        const record = joinChunkRecord(await encodeChunkRecord(key, bytes, compression))
+        if (await isCommitted(key)) return undefined
+        const joined = joinChunkRecord(await encodeChunkRecord(key, bytes, compression))
+        const record =
+          lastSeen === undefined ? joined : stampLevelRecord(joined, lastSeen.clock.now())
         return { record, op: { type: 'put', space: 'chunk', key, value: record } }
       })
       const staged = await entry.promise
@@ -98,6 +125,8 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
     },
 
     removeOps: shared.removeOps,
+
+    ...(lastSeen === undefined ? {} : { sweep: levelSweep(meta, table, lastSeen) }),
 
     async compact(options) {
       assertOpen()
@@ -118,6 +147,45 @@ export function createLevelChunkStore(options: LevelChunkStoreOptions): ChunkSto
     async close() {
       closed = true
       table.clear()
+    },
+  }
+}
+
+function sweepEntryOf(hash: Uint8Array, value: Uint8Array): SweepEntry {
+  return {
+    hash,
+    space: 'chunk',
+    value,
+    lastSeen: splitLevelRecord(value).lastSeen,
+    live: true,
+    storedBytes: value.length,
+    rawBytes: decodeChunkRecordHeader(value).rawLength,
+  }
+}
+
+/** The level store's {@link ChunkSweep}: a guarded delete of each record, nothing after. */
+function levelSweep(meta: MetaStore, table: StagingTable<Staged>, lastSeen: LastSeen): ChunkSweep {
+  return {
+    refreshMs: lastSeen.refreshMs,
+    async *entries() {
+      for await (const [hash, value] of meta.iterate('chunk')) yield sweepEntryOf(hash, value)
+    },
+    async reread(entries) {
+      const values = await meta.getMany(
+        'chunk',
+        entries.map(({ hash }) => hash),
+      )
+      return values.map((value, i) =>
+        value === undefined ? undefined : sweepEntryOf((entries[i] as SweepEntry).hash, value),
+      )
+    },
+    removal(entries) {
+      for (const { hash } of entries) table.forget(hash)
+      return {
+        ops: entries.map(({ hash }) => ({ type: 'del', space: 'chunk', key: hash.slice() })),
+        guards: entries.map(({ hash, value }) => ({ space: 'chunk', key: hash, expect: value })),
+        afterCommit: () => Promise.resolve(),
+      }
     },
   }
 }

@@ -1,6 +1,7 @@
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { assertChunkHash } from './chunk-record'
 import type { ChunkStore } from './chunk-store'
+import type { LastSeen } from './last-seen'
 import type { StagingTable } from './staging-table'
 
 /** What {@link stagedChunks} answers from: the staged chunks, then the committed ones. */
@@ -15,6 +16,11 @@ export interface StagedChunksOptions<T> {
   /** The raw length of a committed chunk, from its entry in `space`. */
   committedRawLength(entry: Uint8Array): number
   assertOpen(): void
+  /**
+   * Set when the store records `last_seen`: a committed chunk found is stamped as reused (the
+   * caller is about to reference it), and one being removed reads as absent.
+   */
+  lastSeen?: LastSeen
 }
 
 /**
@@ -25,14 +31,19 @@ export interface StagedChunksOptions<T> {
 export function stagedChunks<T>(
   options: StagedChunksOptions<T>,
 ): Pick<ChunkStore, 'has' | 'rawSize' | 'removeOps' | 'committed'> {
-  const { table, meta, space, assertOpen } = options
+  const { table, meta, space, assertOpen, lastSeen } = options
+
+  const committedEntry = async (hash: Uint8Array): Promise<Uint8Array | undefined> => {
+    const entry = await meta.get(space, hash)
+    return entry === undefined || lastSeen === undefined ? entry : lastSeen.refresh(hash, entry)
+  }
 
   return {
     async has(hash, opts) {
       assertOpen()
       assertChunkHash(hash)
       if (opts?.committed !== true && (await table.settled(hash)) !== undefined) return true
-      return (await meta.get(space, hash)) !== undefined
+      return (await committedEntry(hash)) !== undefined
     },
 
     async rawSize(hash, opts) {
@@ -40,7 +51,7 @@ export function stagedChunks<T>(
       assertChunkHash(hash)
       const entry = opts?.committed === true ? undefined : await table.settled(hash)
       if (entry !== undefined) return options.stagedRawLength(entry)
-      const committed = await meta.get(space, hash)
+      const committed = await committedEntry(hash)
       return committed === undefined ? undefined : options.committedRawLength(committed)
     },
 

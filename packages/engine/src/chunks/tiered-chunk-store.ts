@@ -1,6 +1,8 @@
 import { LruCache } from '../internal/lru-cache'
 import { isEngineError } from '../errors'
 import type { ChunkStore, StageResult } from './chunk-store'
+import type { ChunkSweep } from './chunk-sweep'
+import { tieredChunkSweep } from './tiered-chunk-sweep'
 
 /** Chunks up to this size live inline in the metadata store by default (16 KiB, the chunker's minimum). */
 export const DEFAULT_INLINE_CHUNK_BYTES = 16 * 1024
@@ -49,6 +51,18 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
     cache.set(key, new Uint8Array(bytes), bytes.length + 64)
     return bytes
   }
+  // Removed chunks leave the small-chunk cache, as with removeOps.
+  const tieredSweep = (a: ChunkSweep, b: ChunkSweep): ChunkSweep => {
+    const sweep = tieredChunkSweep(a, b, 'chunk')
+    return {
+      ...sweep,
+      removal(entries) {
+        for (const { hash } of entries) cache?.delete(keyOf(hash))
+        return sweep.removal(entries)
+      },
+    }
+  }
+
   return {
     kind: 'tiered',
     async has(hash, options) {
@@ -142,6 +156,9 @@ export function createTieredChunkStore(options: TieredChunkStoreOptions): ChunkS
       yield* small.entries()
       yield* large.entries()
     },
+    ...(small.sweep === undefined || large.sweep === undefined
+      ? {}
+      : { sweep: tieredSweep(small.sweep, large.sweep) }),
     removeOps(hash) {
       cache?.delete(keyOf(hash))
       // Only one tier holds the chunk; deleting it from the other is a harmless no-op.

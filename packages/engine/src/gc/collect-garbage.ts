@@ -70,7 +70,8 @@ export interface GcResult {
   compaction: CompactReport | null
 }
 
-interface Candidate {
+/** An unmarked object or chunk. */
+export interface Candidate {
   hash: Uint8Array
   kind: 'object' | 'chunk'
   storedBytes: number
@@ -159,7 +160,7 @@ export async function collectGarbage(core: GcServices, options: GcOptions = {}):
  * Marks the query indexes of every live directory version (DESIGN §3.8): an index record
  * lives as long as the directory tree it indexes.
  */
-async function markIndexes(core: GcServices, marker: Marker): Promise<void> {
+export async function markIndexes(core: GcServices, marker: Marker): Promise<void> {
   const roots: Uint8Array[] = []
   for await (const [key, value] of core.meta.iterate('idx')) {
     if (!marker.marked.has(dirHashOfRecordKey(key))) continue
@@ -185,7 +186,7 @@ async function dropDeadIndexes(core: GcServices, marker: Marker): Promise<void> 
  * window (whose older records a real collection prunes first, durably, so that no record
  * outlives the versions it names).
  */
-async function versionRoots(core: GcServices, prune: boolean): Promise<Uint8Array[]> {
+export async function versionRoots(core: GcServices, prune: boolean): Promise<Uint8Array[]> {
   const seen = await retainedHeadLogRoots(core, prune)
   for (const root of core.state.refs.values()) seen.add(toHex(root))
   for await (const record of readVersionLog(core.meta)) {
@@ -197,13 +198,35 @@ async function versionRoots(core: GcServices, prune: boolean): Promise<Uint8Arra
 
 /** Unmarked stored objects and chunks. */
 async function scan(core: GcServices, marker: Marker, options: GcOptions): Promise<Candidate[]> {
-  const out: Candidate[] = []
-  let n = 0
-  const objects: Uint8Array[] = []
-  for await (const hash of core.meta.keys('obj')) {
+  const scanned = { n: 0 }
+  const out: Candidate[] = await scanObjects(core, marker, options, scanned)
+  let { n } = scanned
+  for await (const entry of core.chunks.entries()) {
     if (++n % 10_000 === 0) {
       throwIfAborted(options.signal, 'garbage collection')
       await options.onProgress?.({ phase: 'scan', done: n })
+    }
+    if (!marker.marked.has(entry.hash)) {
+      const raw = (entry as { rawBytes?: number }).rawBytes ?? entry.storedBytes
+      out.push({ hash: entry.hash, kind: 'chunk', storedBytes: entry.storedBytes, rawBytes: raw })
+    }
+  }
+  return out
+}
+
+/** Unmarked stored objects, with their sizes; counts what it reads in `scanned.n`. */
+export async function scanObjects(
+  core: GcServices,
+  marker: Marker,
+  options: GcOptions,
+  scanned: { n: number },
+): Promise<Candidate[]> {
+  const out: Candidate[] = []
+  const objects: Uint8Array[] = []
+  for await (const hash of core.meta.keys('obj')) {
+    if (++scanned.n % 10_000 === 0) {
+      throwIfAborted(options.signal, 'garbage collection')
+      await options.onProgress?.({ phase: 'scan', done: scanned.n })
     }
     if (!marker.marked.has(hash)) objects.push(hash)
   }
@@ -220,16 +243,6 @@ async function scan(core: GcServices, marker: Marker, options: GcOptions): Promi
           rawBytes: 0,
         })
     })
-  }
-  for await (const entry of core.chunks.entries()) {
-    if (++n % 10_000 === 0) {
-      throwIfAborted(options.signal, 'garbage collection')
-      await options.onProgress?.({ phase: 'scan', done: n })
-    }
-    if (!marker.marked.has(entry.hash)) {
-      const raw = (entry as { rawBytes?: number }).rawBytes ?? entry.storedBytes
-      out.push({ hash: entry.hash, kind: 'chunk', storedBytes: entry.storedBytes, rawBytes: raw })
-    }
   }
   return out
 }
