@@ -89,8 +89,9 @@ export interface TaskRunner {
    */
   start(): Promise<void>
   /**
-   * Looks at the store now for what other nodes did, as the poll does; call it when the
-   * shared store signals a change. Does nothing before `start`.
+   * Looks at the store now for what other nodes did, as the poll does (but for dead nodes'
+   * tasks, left to the poll); call it when the shared store signals a change. Cheap to call
+   * often: calls during a look collapse into one more. Does nothing before `start`.
    */
   wake(): void
   /**

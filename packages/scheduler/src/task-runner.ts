@@ -201,8 +201,11 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
     }
   }
 
-  /** Takes in what other nodes did to the store; in the queue. */
-  const sync = async (): Promise<void> => {
+  /**
+   * Takes in what other nodes did to the store; in the queue. Dead nodes' tasks are looked
+   * for on the timer only: a wake may come at every commit of a shared database.
+   */
+  const sync = async (timed: boolean): Promise<void> => {
     if (!started) return
     for (const entry of [...active.values()]) {
       if (entry.done || entry.cancelled || entry.released) continue
@@ -211,7 +214,7 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
         await noticeForeign(entry, stored)
       }
     }
-    if (nodeId !== undefined) await recover()
+    if (nodeId !== undefined && timed) await recover()
     // Tasks awaited here may run on another node, whose writes this one hears of only here.
     for (const id of waiters.ids()) {
       if (live(id)) continue
@@ -224,8 +227,8 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
     clock,
     pollMs,
     running: () => started,
-    job: async () => {
-      await queue.run(sync).catch(report)
+    job: async (timed) => {
+      await queue.run(() => sync(timed)).catch(report)
       pump()
     },
   })

@@ -17,8 +17,8 @@ export interface PollLoopOptions {
   pollMs: number | undefined
   /** Whether the loop may run (the runner is started). */
   running(): boolean
-  /** The job; should not throw. */
-  job(): Promise<void>
+  /** The job; `timed` when the timer fired since its last run. Should not throw. */
+  job(timed: boolean): Promise<void>
 }
 
 /**
@@ -30,6 +30,7 @@ export function createPollLoop(options: PollLoopOptions): PollLoop {
   let cancelTimer: (() => void) | undefined
   let busy = false
   let again = false
+  let timed = false
 
   const cancel = (): void => {
     cancelTimer?.()
@@ -37,7 +38,11 @@ export function createPollLoop(options: PollLoopOptions): PollLoop {
   }
   const arm = (): void => {
     cancel()
-    if (options.running() && pollMs !== undefined) cancelTimer = clock.setTimer(wake, pollMs)
+    if (!options.running() || pollMs === undefined) return
+    cancelTimer = clock.setTimer(() => {
+      timed = true
+      wake()
+    }, pollMs)
   }
   function wake(): void {
     if (!options.running()) return
@@ -50,7 +55,9 @@ export function createPollLoop(options: PollLoopOptions): PollLoop {
       try {
         do {
           again = false
-          await options.job()
+          const wasTimed = timed
+          timed = false
+          await options.job(wasTimed)
         } while (again && options.running())
       } finally {
         busy = false
