@@ -24,12 +24,8 @@ import { rootPage } from './objects/root-page'
 import { pageTotals } from './objects/tree-objects'
 import { SharedState } from './state/shared-state'
 import { SharedChangeOrder } from './changes/shared-change-order'
-import type { SequencedMove } from './changes/shared-change-order'
-import type { PromoteCause } from './changes/move-changes'
-import { parseSequenceKey, sequenceKey } from './meta/keys'
-import { parseHeadLogEntry } from './state/head-log-record'
-import type { HeadMoveCause } from './state/head-log-record'
-import { logRoot, readVersionLog } from './state/version-log'
+import { sequenceChanges } from './changes/sequence-changes'
+import { loggedMoves } from './replay-changes'
 import { DEFAULT_SHARED_POLL_MS, watchSharedStore } from './changes/shared-store-watch'
 
 /** Storage and bookkeeping of an open database, before the core is built. */
@@ -164,11 +160,13 @@ export class EngineCore {
         return this.state.groupOps(moves, tally)
       },
       onCommitted: (moves, tally, changes, current) => {
+        // The group's moves took the sequences after the state's (embedded: always current).
+        const first = this.state.lastLogSeq + 1
         // Not current: a reload already installed a state holding these moves.
         if (current) this.state.committed(moves, tally)
         for (const move of moves) if (move.to !== null) this.gc.add(move.to)
         if (current && moves.some((m) => m.ref === HEAD)) this.headTotals.refresh()
-        if (this.order === undefined) this.feed.emit(changes)
+        if (this.order === undefined) this.feed.emit(sequenceChanges(changes, moves, first))
         else this.order.committed(moves, changes)
       },
       onFlush: (ms) => this.meters.latency.flush.record(ms),
@@ -267,41 +265,5 @@ function trackedBatches(meta: MetaStore, order: SharedChangeOrder): MetaStore {
     iterate: (space, range) => meta.iterate(space, range),
     keys: (space, range) => meta.keys(space, range),
     close: () => meta.close(),
-  }
-}
-
-const PROMOTE_CAUSES = {
-  promote: 'promote',
-  fork_promote: 'fork',
-  import: 'import',
-  restore: 'restore',
-} as const satisfies Record<HeadMoveCause, PromoteCause>
-
-/** The version log's moves `first`..`last`, oldest first, with the HEAD log's causes. */
-async function* loggedMoves(
-  meta: MetaStore,
-  first: number,
-  last: number,
-): AsyncGenerator<SequencedMove> {
-  const causes = new Map<number, PromoteCause>()
-  const range = { gte: sequenceKey(first), lte: sequenceKey(last) }
-  for await (const [key, value] of meta.iterate('headlog', range)) {
-    const seq = parseSequenceKey(key)
-    const entry = parseHeadLogEntry(value)
-    if (seq !== undefined && entry !== undefined) causes.set(seq, PROMOTE_CAUSES[entry.cause])
-  }
-  for await (const record of readVersionLog(meta, { after: first - 1 })) {
-    if (record.seq > last) return
-    const cause = causes.get(record.seq)
-    yield {
-      seq: record.seq,
-      move: {
-        ref: record.ref,
-        from: logRoot(record.from) ?? null,
-        to: logRoot(record.to) ?? null,
-        at: record.at,
-        ...(cause === undefined ? {} : { cause }),
-      },
-    }
   }
 }

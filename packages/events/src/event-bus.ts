@@ -1,3 +1,5 @@
+import { comparePositions } from './change-log'
+import type { ChangeLog, ChangePosition } from './change-log'
 import { systemClock } from './clock'
 import type { Clock } from './clock'
 import { EventsError } from './errors'
@@ -11,12 +13,18 @@ import type {
   EventsLostReason,
   EventsLostPayload,
 } from './event-types'
+import {
+  formatChangeEventId,
+  isChangePosition,
+  parseChangeEventId,
+} from './internal/change-event-id'
 import { createBootId, formatEventId, isBootId, parseEventId } from './internal/event-id'
 import { eventWeight } from './internal/event-weight'
 import { createMailbox } from './internal/mailbox'
+import { createLogReplay } from './internal/log-replay'
 import { createReplayBuffer } from './internal/replay-buffer'
 import { BusSubscription } from './subscription'
-import type { ReplayCursor, Subscription, SubscriptionHost } from './subscription'
+import type { ReplayCursor, ReplayPrelude, Subscription, SubscriptionHost } from './subscription'
 
 /** Options of {@link createEventBus}. */
 export interface EventBusOptions {
@@ -35,6 +43,23 @@ export interface EventBusOptions {
   nodeId?: number
   /** The `<boot>` part of event ids (1–32 of `0-9a-z`); derived from the start time when absent. */
   bootId?: string
+  /**
+   * The database's change log: change events published with a `position` get the id
+   * `<log id>.<seq>.<part>`, the same on every node sharing the database, and a
+   * `Last-Event-ID` of that form resumes on any node (from the buffer, else from the log).
+   * Absent, every event gets a `<boot>-<seq>` id.
+   */
+  changeLog?: ChangeLog
+}
+
+/** Options of {@link EventBus.publish}. */
+export interface PublishOptions {
+  /**
+   * The event's place in the database's history (a database-change event), increasing from
+   * one change event to the next. With the bus's `changeLog`, the event's id derives from it;
+   * without, or when not after the previous one, it is ignored.
+   */
+  position?: ChangePosition
 }
 
 /** Options of {@link EventBus.subscribe}: the filters, a replay position and the queue bound. */
@@ -63,7 +88,11 @@ export interface EventBus {
    * Publishes an event to every matching subscriber and the replay buffer, and returns its
    * envelope. Never waits for subscribers. Payload paths must be absolute.
    */
-  publish<T extends BusEventType>(type: T, payload: EventMap[T]): EventEnvelope<T>
+  publish<T extends BusEventType>(
+    type: T,
+    payload: EventMap[T],
+    options?: PublishOptions,
+  ): EventEnvelope<T>
   /** Subscribes with filters, an authorization predicate and an optional replay position. */
   subscribe(options?: SubscribeOptions): Subscription
   /** Ends every subscription; later `publish` and `subscribe` calls throw `CLOSED`. */
@@ -105,10 +134,16 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
   const bootId = options.bootId ?? createBootId(clock.now())
   if (!isBootId(bootId)) throw new RangeError(`bootId must be 1-32 of 0-9a-z, got '${bootId}'`)
 
-  const buffer = createReplayBuffer<EventEnvelope>(
+  const changeLog = options.changeLog
+  if (changeLog !== undefined && !isBootId(changeLog.id))
+    throw new RangeError(`changeLog.id must be 1-32 of 0-9a-z, got '${changeLog.id}'`)
+  const buffer = createReplayBuffer<Buffered>(
     replaySize,
     options.replayBytes ?? DEFAULT_REPLAY_BYTES,
   )
+  // Change event id -> buffer seq, to resume from an id minted alike on another node.
+  const changeIds = new Map<string, number>()
+  let lastPosition: ChangePosition | undefined
   const subscribers = new Set<BusSubscription>()
   let seq = 0
   let lastPublished: string | undefined
@@ -146,18 +181,52 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
         break
       }
       replay.cursor = record.seq
-      const event = filter(record.item)
+      if (coveredByLog(replay, record.seq, record.item.position)) continue
+      const event = filter(record.item.envelope)
       if (event !== undefined) out.push(event)
     }
     return out
   }
 
-  const startReplay = (lastEventId: string): ReplayCursor | EventEnvelope => {
+  const startReplay = (lastEventId: string): ReplayCursor | EventEnvelope | ReplayPrelude => {
+    const change = parseChangeEventId(lastEventId)
+    if (change !== undefined) return startChangeReplay(lastEventId, change.log, change.position)
     const parsed = parseEventId(lastEventId)
     if (parsed === undefined || parsed.boot !== bootId || parsed.seq > seq)
       return lostEvent(lastEventId, 'unknown')
     if (parsed.seq < buffer.evictedThrough) return lostEvent(lastEventId, 'expired')
     return { cursor: parsed.seq, end: seq, from: lastEventId }
+  }
+
+  // A change event id: from the buffer when it holds it, else from the change log.
+  const startChangeReplay = (
+    from: string,
+    log: string,
+    after: ChangePosition,
+  ): ReplayCursor | EventEnvelope | ReplayPrelude => {
+    if (changeLog === undefined || log !== changeLog.id) return lostEvent(from, 'unknown')
+    const buffered = changeIds.get(from)
+    if (buffered !== undefined && buffered > buffer.evictedThrough)
+      return { cursor: buffered, end: seq, from }
+    const subscribedAt = seq
+    return createLogReplay({
+      log: changeLog,
+      after,
+      envelope: (event) =>
+        ({
+          event_id: formatChangeEventId(changeLog.id, event.position),
+          event_type: event.type,
+          timestamp: clock.now(),
+          payload: event.payload,
+        }) as EventEnvelope,
+      lost: () => lostEvent(from, 'expired'),
+      // Then the buffer: change events after the log's last, other events after subscribing.
+      finish: (floor) => {
+        if (buffer.evictedThrough > subscribedAt) return lostEvent(from, 'expired')
+        const start = { cursor: buffer.evictedThrough, end: seq, from, localAfter: subscribedAt }
+        return floor === undefined ? start : { ...start, floor }
+      },
+    })
   }
 
   const host: SubscriptionHost = {
@@ -185,7 +254,29 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
     return subscription
   }
 
-  const publish = <T extends BusEventType>(type: T, payload: EventMap[T]): EventEnvelope<T> => {
+  // Positions must increase (ids stay unique); an out-of-order one is ignored.
+  const changeEventId = (position: ChangePosition | undefined): string | undefined => {
+    if (changeLog === undefined || position === undefined || !isChangePosition(position))
+      return undefined
+    if (lastPosition !== undefined && comparePositions(position, lastPosition) <= 0)
+      return undefined
+    lastPosition = { seq: position.seq, part: position.part }
+    return formatChangeEventId(changeLog.id, lastPosition)
+  }
+
+  const forgetEvicted = () => {
+    if (changeIds.size <= 2 * buffer.size + 64) return
+    for (const [id, at] of changeIds) {
+      if (at > buffer.evictedThrough) break
+      changeIds.delete(id)
+    }
+  }
+
+  const publish = <T extends BusEventType>(
+    type: T,
+    payload: EventMap[T],
+    publishOptions: PublishOptions = {},
+  ): EventEnvelope<T> => {
     assertOpen()
     if (!isEventType(type) || (type as string) === 'events_lost')
       throw new TypeError(`cannot publish event type '${String(type)}'`)
@@ -196,14 +287,21 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
       assertAbsolute((payload as EventMap['indexes_changed']).path)
     }
     const id = ++seq
+    const changeId = changeEventId(publishOptions.position)
     const envelope = {
-      event_id: formatEventId(bootId, id),
+      event_id: changeId ?? formatEventId(bootId, id),
       event_type: type,
       timestamp: clock.now(),
       payload,
     } as EventEnvelope<T>
     lastPublished = envelope.event_id
-    buffer.push({ seq: id, item: envelope }, eventWeight(envelope))
+    const item: Buffered =
+      changeId === undefined ? { envelope } : { envelope, position: lastPosition }
+    buffer.push({ seq: id, item }, eventWeight(envelope))
+    if (changeId !== undefined && replaySize > 0) {
+      changeIds.set(changeId, id)
+      forgetEvicted()
+    }
     for (const subscriber of subscribers) {
       const event = subscriber.filter(envelope)
       if (event !== undefined) subscriber.mailbox.push(event)
@@ -233,4 +331,20 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
       subscribers.clear()
     },
   }
+}
+
+/** A buffered event, with its change position when it is a change event. */
+interface Buffered {
+  envelope: EventEnvelope
+  position?: ChangePosition | undefined
+}
+
+/** True when a buffer replay that follows a change log replay must skip this record. */
+function coveredByLog(
+  replay: ReplayCursor,
+  seq: number,
+  position: ChangePosition | undefined,
+): boolean {
+  if (position === undefined) return replay.localAfter !== undefined && seq <= replay.localAfter
+  return replay.floor !== undefined && comparePositions(position, replay.floor) <= 0
 }

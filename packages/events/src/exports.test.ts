@@ -11,6 +11,7 @@ it('exports exactly the public surface', () => {
       "EventsError",
       "SSE_HEADERS",
       "WEBHOOKS_CONFIG_PATH",
+      "comparePositions",
       "createChannelHub",
       "createDestinationAllowList",
       "createEventBus",

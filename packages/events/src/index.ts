@@ -1,3 +1,5 @@
+export { comparePositions } from './change-log'
+export type { ChangeEvent, ChangeLog, ChangePosition } from './change-log'
 export { createChannelHub } from './channel-hub'
 export type {
   ChannelDelivery,
@@ -11,7 +13,7 @@ export type { CancelTimer, Clock } from './clock'
 export { EventsError, isEventsError } from './errors'
 export type { EventsErrorCode, EventsErrorOptions } from './errors'
 export { createEventBus } from './event-bus'
-export type { EventBus, EventBusOptions, SubscribeOptions } from './event-bus'
+export type { EventBus, EventBusOptions, PublishOptions, SubscribeOptions } from './event-bus'
 export type { Subscription } from './subscription'
 export { createEventFilter } from './event-filter'
 export type { EventFilter, EventFilterOptions } from './event-filter'

@@ -1,5 +1,5 @@
 import { EngineError } from '../errors'
-import type { DatabaseChange } from './database-change'
+import type { SequencedChange } from './database-change'
 
 /** Options of {@link ChangeFeed.iterate}. */
 export interface ChangeIterationOptions {
@@ -13,7 +13,7 @@ export interface ChangeIterationOptions {
 }
 
 /** Receives each durable change, synchronously, in commit order. */
-export type ChangeListener = (change: DatabaseChange) => void
+export type ChangeListener = (change: SequencedChange) => void
 
 /**
  * Fan-out of durable changes: synchronous listeners (the server's event bus) and async
@@ -52,7 +52,7 @@ export class ChangeFeed {
     return removed
   }
 
-  emit(changes: readonly DatabaseChange[]): void {
+  emit(changes: readonly SequencedChange[]): void {
     for (const change of changes) {
       for (const listener of this.listeners) {
         try {
@@ -73,14 +73,14 @@ export class ChangeFeed {
   }
 
   /** Changes from now on, as an async iterable. */
-  async *iterate(options: ChangeIterationOptions = {}): AsyncGenerator<DatabaseChange> {
+  async *iterate(options: ChangeIterationOptions = {}): AsyncGenerator<SequencedChange> {
     const limit = options.bufferSize ?? 10_000
-    const buffer: DatabaseChange[] = []
+    const buffer: SequencedChange[] = []
     let wake: (() => void) | undefined
     let ended = this.closed
     let overrun = false
     const listener = Object.assign(
-      (change: DatabaseChange) => {
+      (change: SequencedChange) => {
         if (buffer.length >= limit) overrun = true
         else buffer.push(change)
         wake?.()

@@ -16,6 +16,13 @@ interface ChangeBase {
   fork: string | undefined
   /** Hex hash of the version the change produced. */
   version: string
+  /**
+   * The change's position in the version log: the sequence of the ref move that produced it,
+   * the same on every node of a shared database (several changes of one commit may share
+   * it). Set on every change the database reports ({@link SequencedChange}); absent only
+   * while a mutation builds it.
+   */
+  seq?: number
 }
 
 /**
@@ -39,6 +46,9 @@ export type DatabaseChange =
       /** What moved it: a snapshot restore, a fork promote, a promote by hash, or an import. */
       cause: 'restore' | 'fork' | 'promote' | 'import'
     })
+
+/** A change as the database reports it: with its version log position. */
+export type SequencedChange = DatabaseChange & { seq: number }
 
 /** An `entries_created` or `entries_deleted` change of `ref`. */
 export function entriesChange(

@@ -110,7 +110,8 @@ describe('SharedChangeOrder', () => {
     const change = localChange('local')
     order.committed([{ ref: 'snap/local', to: root(2) }], [change])
     await until('the local group', () => emitted.length === 2)
-    expect(emitted[1]).toBe(change)
+    expect(emitted[1]).toEqual({ ...change, seq: 2 })
+    expect(emitted[0]?.seq).toBe(1)
     expect(order.cursor).toBe(2)
   })
 

@@ -1,7 +1,8 @@
 import type { ObjectReader } from '../objects/object-store'
-import type { DatabaseChange } from './database-change'
+import type { DatabaseChange, SequencedChange } from './database-change'
 import { changesOfMove } from './move-changes'
 import type { LoggedMove } from './move-changes'
+import { atSequence, sequenceChanges } from './sequence-changes'
 
 /** The version state in memory, as far as the change order reads it. */
 export interface OrderedState {
@@ -22,7 +23,7 @@ export interface SharedChangeOrderDeps {
   /** The state in memory now. */
   state(): OrderedState
   /** Hands changes to the listeners, synchronously. */
-  emit(changes: readonly DatabaseChange[]): void
+  emit(changes: readonly SequencedChange[]): void
   /** True while anyone listens: with nobody listening, other nodes' moves are not read. */
   listening(): boolean
   now(): number
@@ -42,7 +43,7 @@ interface LocalGroup {
   first: number
   last: number
   moves: readonly Moved[]
-  changes: readonly DatabaseChange[]
+  changes: readonly SequencedChange[]
 }
 
 /** A local batch written but not yet settled: its moves would hold `first`..`last`. */
@@ -126,13 +127,15 @@ export class SharedChangeOrder {
   committed(moves: readonly Moved[], changes: readonly DatabaseChange[]): void {
     const flight = this.#inFlight
     if (moves.length === 0 || flight === undefined) {
-      // No sequences (nothing to order by): reported at once.
-      this.deps.emit(changes)
+      // No sequences (nothing to order by): reported at once, at the latest known position.
+      const after = this.deps.state().logSeq
+      this.deps.emit(sequenceChanges(changes, moves, after - moves.length + 1))
       return
     }
     this.#inFlight = undefined
     flight.settle()
-    const group = { first: flight.first, last: flight.last, moves, changes }
+    const sequenced = sequenceChanges(changes, moves, flight.first)
+    const group = { first: flight.first, last: flight.last, moves, changes: sequenced }
     // Already covered by a net change over a gap.
     if (group.last <= this.#cursor) return
     this.#target = Math.max(this.#target, group.last)
@@ -239,7 +242,7 @@ export class SharedChangeOrder {
       const changes = await changesOfMove(this.deps.objects, move)
       if (this.#closed) return
       this.advance([move], seq)
-      this.deps.emit(changes)
+      this.deps.emit(atSequence(changes, seq))
       expected++
     }
     if (expected <= end) await this.skip(true)
@@ -274,6 +277,6 @@ export class SharedChangeOrder {
     this.#known = refs
     this.#cursor = logSeq
     this.#target = Math.max(this.#target, logSeq)
-    if (!this.#closed) this.deps.emit(changes)
+    if (!this.#closed) this.deps.emit(atSequence(changes, logSeq))
   }
 }
