@@ -117,13 +117,14 @@ const systemClock: Clock = { now: () => Date.now() }
 /** The storage `options` name (checked first by `checkStorageOptions`), opened. */
 export async function openStorageFor(options: DatabaseOptions): Promise<Storage> {
   if (options.meta !== undefined) {
-    const { meta, clock } = options
-    // A shared database's chunks record last_seen, for its GC.
+    const { meta, clock, gcGraceMs } = options
+    // A shared database's chunks record last_seen for its GC, refreshed at a quarter of the
+    // grace (a grace leasedGcSettings refuses gets the default here).
+    const grace = typeof gcGraceMs === 'number' && gcGraceMs >= 4 ? gcGraceMs : DEFAULT_GC_GRACE_MS
+    const lastSeen = { refreshMs: Math.floor(grace / 4), ...(clock === undefined ? {} : { clock }) }
     const chunks =
       options.chunks ??
-      (options.shared === true
-        ? createLevelChunkStore({ meta, lastSeen: clock === undefined ? {} : { clock } })
-        : undefined)
+      (options.shared === true ? createLevelChunkStore({ meta, lastSeen }) : undefined)
     return givenStorage(meta, chunks)
   }
   if (options.path === undefined)
