@@ -40,6 +40,11 @@ runChunkStoreConformance('blob (memory-level, memory blobs, no grace)', () =>
   fixture(createMemoryBlobStore(), { orphanGraceMs: 0, clock: { now: () => Date.now() + 1000 } }),
 )
 
+// Index entries carry last_seen (and the store a sweep): the port's contract is unchanged.
+runChunkStoreConformance('blob (memory-level, memory blobs, last_seen)', () =>
+  fixture(createMemoryBlobStore(), { lastSeen: {} }),
+)
+
 const hasher = createHasher('sha256')
 const idOf = async (bytes: Uint8Array): Promise<Uint8Array> =>
   (await hasher).hashDomain('chunk', bytes)
