@@ -3,6 +3,7 @@ import type { BlobInfo, BlobStore } from './blob-store'
 import { BLOB_CHUNK_PREFIX, hashOfBlobChunkKey } from './blob-chunk-key'
 import type { CompactReport } from './chunk-store'
 import { throwIfAborted } from './compact-options'
+import type { ChunkSweep } from './chunk-sweep'
 
 /** Objects checked against the index per metadata read (and deleted per call). */
 const PAGE = 1000
@@ -44,9 +45,9 @@ interface Listed {
  *
  * Safe on one node only. Across nodes one race is left: node A lists an old orphan, node B
  * uploads the same chunk again (its index entry was gone) and A deletes it before B's commit
- * lands, leaving B's index naming a missing object. The cluster GC (a lease, plus a
- * `last_seen` that a re-upload refreshes and a conditional index delete before the object
- * delete: ../shared/SCALE-OUT.md §2.1) closes it; until then GC is refused in shared mode.
+ * lands, leaving B's index naming a missing object. So the GC of a shared database does not
+ * run it: it removes objects through {@link ChunkSweep} (tombstone, delete, tombstone
+ * delete), and objects that never got an index entry stay.
  */
 export async function sweepOrphans(context: BlobSweepContext): Promise<CompactReport> {
   const report: CompactReport = {
