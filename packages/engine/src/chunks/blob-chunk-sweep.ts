@@ -3,7 +3,6 @@ import type { BlobInfo, BlobStore } from './blob-store'
 import { BLOB_CHUNK_PREFIX, hashOfBlobChunkKey } from './blob-chunk-key'
 import type { CompactReport } from './chunk-store'
 import { throwIfAborted } from './compact-options'
-import type { ChunkSweep } from './chunk-sweep'
 
 /** Objects checked against the index per metadata read (and deleted per call). */
 const PAGE = 1000
@@ -46,7 +45,7 @@ interface Listed {
  * Safe on one node only. Across nodes one race is left: node A lists an old orphan, node B
  * uploads the same chunk again (its index entry was gone) and A deletes it before B's commit
  * lands, leaving B's index naming a missing object. So the GC of a shared database does not
- * run it: it removes objects through {@link ChunkSweep} (tombstone, delete, tombstone
+ * run it: it removes objects through `ChunkStore.sweep` (tombstone, delete, tombstone
  * delete), and objects that never got an index entry stay.
  */
 export async function sweepOrphans(context: BlobSweepContext): Promise<CompactReport> {
