@@ -10,6 +10,8 @@ export type {
   StageItem,
   StageResult,
 } from './chunks/chunk-store'
+export type { ChunkSweep, SweepEntry, SweepRemoval } from './chunks/chunk-sweep'
+export type { LastSeenOptions } from './chunks/last-seen'
 export { createBlobChunkStore } from './chunks/blob-chunk-store'
 export type { BlobChunkStoreOptions } from './chunks/blob-chunk-store'
 export type { BlobInfo, BlobRange, BlobStore } from './chunks/blob-store'
