@@ -71,7 +71,10 @@ export interface IssuedKey {
 
 /** Creates and stores a key; returns the record and the key string (shown once). */
 export async function issueKey(ctx: AuthContext, input: IssueKeyInput): Promise<IssuedKey> {
-  const issued = await issueKeyUnless(ctx, input, () => false)
+  const issued = await issueWith(ctx, input, async (record) => {
+    await ctx.store.createApiKey(record)
+    return true
+  })
   if (issued === undefined) throw new Error('a key nothing blocks was not stored')
   return issued
 }
@@ -80,10 +83,18 @@ export async function issueKey(ctx: AuthContext, input: IssueKeyInput): Promise<
  * {@link issueKey}, unless the holder already has a key for which `blocks` is true (checked
  * atomically with the creation, across processes sharing the store): then `undefined`.
  */
-export async function issueKeyUnless(
+export function issueKeyUnless(
   ctx: AuthContext,
   input: IssueKeyInput,
   blocks: (existing: ApiKeyRecord) => boolean,
+): Promise<IssuedKey | undefined> {
+  return issueWith(ctx, input, (record) => ctx.store.createApiKeyIfNone(record, blocks))
+}
+
+async function issueWith(
+  ctx: AuthContext,
+  input: IssueKeyInput,
+  create: (record: ApiKeyRecord) => Promise<boolean>,
 ): Promise<IssuedKey | undefined> {
   // A prefix holds 60 random bits; a collision is retried with a new id.
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -103,7 +114,7 @@ export async function issueKeyUnless(
     if (input.label !== undefined) record.label = input.label
     if (input.sharePaths !== undefined) record.sharePaths = input.sharePaths
     try {
-      if (!(await ctx.store.createApiKeyIfNone(record, blocks))) return undefined
+      if (!(await create(record))) return undefined
     } catch (err) {
       if (isAuthError(err, 'CONFLICT')) continue
       throw err
