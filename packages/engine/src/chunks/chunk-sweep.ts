@@ -2,6 +2,7 @@ import type { MetaGuard, MetaOp } from '../meta/meta-store'
 
 /** One committed chunk (or a removal left half done) as a cluster GC sees it. */
 export interface SweepEntry {
+  /** The chunk's hash. */
   hash: Uint8Array
   /** The space holding its entry. */
   space: 'chunk' | 'chunkidx'
@@ -22,6 +23,7 @@ export interface SweepEntry {
 
 /** What removing some entries takes: ops and guards for the caller's batch, then the rest. */
 export interface SweepRemoval {
+  /** Writes for the caller's batch: the entries' removal. */
   ops: MetaOp[]
   /** One per entry: the batch applies only while every entry is stored as read. */
   guards: MetaGuard[]
