@@ -153,7 +153,7 @@ describe('event bus with a change log', () => {
       id: log.id,
       async *replay(_after, signal) {
         aborted = signal
-        yield* log.replay({ seq: 0, part: 0 })
+        yield* log.replay({ seq: 0, part: 0 }, signal)
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
       },
     }
