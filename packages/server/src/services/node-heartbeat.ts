@@ -17,13 +17,13 @@ export interface NodeHeartbeatOptions {
 /**
  * Records this node in the cluster now and every {@link NODE_HEARTBEAT_MS} (its URL and
  * version), and, on a shared database, keeps the synchronous `db.stats()` behind the metrics
- * pulse at most that old. Returns the function that stops both; an embedded server's cluster
- * is itself alone, so nothing runs there.
+ * pulse at most that old. Resolves after the first heartbeat with the function that stops
+ * both; an embedded server's cluster is itself alone, so nothing runs there.
  */
-export function startNodeHeartbeat(
+export async function startNodeHeartbeat(
   opened: Pick<OpenedDatabase, 'cluster' | 'db' | 'shared'>,
   options: NodeHeartbeatOptions,
-): () => Promise<void> {
+): Promise<() => Promise<void>> {
   if (!opened.shared) return () => Promise.resolve()
   let inFlight: Promise<void> = Promise.resolve()
   const beat = () => {
@@ -35,20 +35,21 @@ export function startNodeHeartbeat(
       () => undefined,
       (err: unknown) => options.onError(err),
     )
+    return inFlight
   }
   // Node ids tell whose tasks are whose: two live nodes with one id would take over each
   // other's work. A node restarted within the staleness window also shows here.
-  inFlight = opened.cluster.nodes().then(
-    (nodes) => {
-      const same = nodes.find((node) => node.id === opened.cluster.nodeId && node.alive)
-      if (same !== undefined) options.onDuplicateId(same)
-      beat()
-    },
-    (err: unknown) => {
-      options.onError(err)
-      beat()
-    },
-  )
+  try {
+    const same = (await opened.cluster.nodes()).find(
+      (node) => node.id === opened.cluster.nodeId && node.alive,
+    )
+    if (same !== undefined) options.onDuplicateId(same)
+  } catch (err) {
+    options.onError(err)
+  }
+  // Other nodes take a node they have not heard from for dead (and its tasks over): beat once
+  // before this one claims anything.
+  await beat()
   const timer = setInterval(beat, NODE_HEARTBEAT_MS)
   timer.unref()
   return async () => {

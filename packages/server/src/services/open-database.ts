@@ -96,11 +96,14 @@ export async function openDatabase(
       // file then costs no S3 request to write or read (as the embedded layout keeps them in
       // LevelDB). Larger ones go to S3.
       chunks = createTieredChunkStore({
-        small: createLevelChunkStore({ meta }),
+        // Every node stamps the chunks it stores or reuses (`lastSeen`): GC spares a chunk
+        // another node uploaded for a commit still to come.
+        small: createLevelChunkStore({ meta, lastSeen: {} }),
         // Chunks never change, so a node-local copy on --data spares S3 GETs and is never stale.
         large: createBlobChunkStore({
           meta,
           blobs,
+          lastSeen: {},
           cache: { dir: join(dataDir, 'chunk-cache'), maxBytes: CHUNK_CACHE_BYTES },
         }),
       })
@@ -108,6 +111,8 @@ export async function openDatabase(
     const db = await Database.open({
       meta,
       shared: true,
+      // GC runs on one node at a time, under the cluster's lock.
+      leases,
       ...(chunks === undefined ? {} : { chunks }),
       ...dbOptions,
     })

@@ -36,8 +36,13 @@ import { SERVER_VERSION } from '../version'
 import { createEngineEventPublisher } from './engine-events'
 import { createIndexConfigWatch } from './index-config-watch'
 import { openDatabase } from './open-database'
+import { clusterSchedulerOptions, wakeOnOtherNodesWrites } from './cluster-scheduling'
+import { watchIdentityChanges } from './identity-watch'
 import { startNodeHeartbeat } from './node-heartbeat'
 import { startWebhooks } from './webhook-wiring'
+
+/** How long identity lookups are cached when other nodes share the database. */
+const SHARED_IDENTITY_CACHE_MS = 1_000
 
 /** Everything a running server is made of, and how to release it. */
 export interface Services {
@@ -114,12 +119,23 @@ export async function openServices(
     const auth = createAuth({
       store: identity,
       mode: config.auth,
+      // A backstop only: other nodes' identity changes clear the cache through the watch below.
+      ...(opened.shared ? { cacheTtlMs: SHARED_IDENTITY_CACHE_MS } : {}),
       magicLinkSender: magicLinkSender(config, email, options.stdout, options.baseUrl),
       onBackgroundError: (err) =>
         logger.warn(`magic link delivery failed: ${(err as Error).message}`),
     })
     // The root key is minted by the caller once it listens: a start that fails keeps it.
     await auth.prepare()
+    if (config.auth.kind !== 'file') {
+      // Users, groups, keys, shares and revocations changed on another node clear this node's
+      // cache within a notification's round trip (`--auth file://` is this node's own).
+      cleanups.push(
+        watchIdentityChanges(opened, auth, (err) =>
+          logger.warn(`identity change check failed: ${(err as Error).message}`),
+        ),
+      )
+    }
     cleanups.push(() => auth.idle())
 
     const bus = createEventBus({ nodeId: config.nodeId })
@@ -134,14 +150,29 @@ export async function openServices(
       return engineEvents.idle()
     })
 
+    cleanups.push(
+      await startNodeHeartbeat(opened, {
+        version: SERVER_VERSION,
+        url: options.baseUrl,
+        onError: (err) => logger.warn(`cluster heartbeat skipped: ${(err as Error).message}`),
+        onDuplicateId: (other) =>
+          logger.warn(
+            `node id ${config.nodeId} was alive ${Date.now() - other.lastSeen} ms ago` +
+              (other.url === undefined ? '' : ` at ${other.url}`) +
+              ': give each node its own --node-id (a restart right after a crash shows this too)',
+          ),
+      }),
+    )
     const scheduler = createScheduler({
       taskStore: createEngineTaskStore(db),
       scheduleStore: createEngineScheduleStore(db),
       onError: (err) => logger.error('task runner error', err),
+      ...clusterSchedulerOptions(opened),
     })
     registerTaskHandlers(scheduler.tasks, { db, dataDir: config.dataDir })
     await scheduler.start()
     cleanups.push(() => scheduler.stop())
+    cleanups.push(wakeOnOtherNodesWrites(opened, scheduler.tasks))
     const watchIndexConfigs = createIndexConfigWatch({
       bus,
       tasks: scheduler.tasks,
@@ -160,19 +191,6 @@ export async function openServices(
     }
     const heartbeat = startHeartbeat({ bus })
     cleanups.push(() => heartbeat.stop())
-    cleanups.push(
-      startNodeHeartbeat(opened, {
-        version: SERVER_VERSION,
-        url: options.baseUrl,
-        onError: (err) => logger.warn(`cluster heartbeat skipped: ${(err as Error).message}`),
-        onDuplicateId: (other) =>
-          logger.warn(
-            `node id ${config.nodeId} was alive ${Date.now() - other.lastSeen} ms ago` +
-              (other.url === undefined ? '' : ` at ${other.url}`) +
-              ': give each node its own --node-id (a restart right after a crash shows this too)',
-          ),
-      }),
-    )
     const pulse = startMetricsPulse({
       bus,
       intervalMs: config.metricsIntervalMs,

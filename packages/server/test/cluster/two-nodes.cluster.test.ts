@@ -144,6 +144,61 @@ describe('two nodes sharing one database', () => {
     expect(sb.counts).toEqual(sa.counts)
   })
 
+  it('shows a task on both nodes, runs it once, and lets either node cancel one', async () => {
+    const config = { glob: '*.json', indexes: [{ field: '/n', type: 'number' }] }
+    await apiA.put('/files/idx/.svcdb/indexes.json', text(JSON.stringify(config)))
+    await apiA.put('/files/idx/a.json', text('{"n":1}'))
+    const made = await apiA.post('/system/tasks/reindex', { path: '/idx' })
+    expect(made.status).toBe(200)
+    const { id } = (await made.json()) as { id: string }
+    await vi.waitFor(
+      async () => {
+        const seen = (await (await apiB.get(`/system/tasks/${id}`)).json()) as { status: string }
+        expect(seen.status).toBe('completed')
+      },
+      { timeout: 20_000, interval: 200 },
+    )
+    const other = (await (await apiA.post('/system/tasks/reindex', { path: '/idx' })).json()) as {
+      id: string
+    }
+    const cancelled = await apiB.delete(`/system/tasks/${other.id}`)
+    expect([200, 409]).toContain(cancelled.status)
+    if (cancelled.status === 200) {
+      for (const api of [apiA, apiB]) {
+        const task = (await (await api.get(`/system/tasks/${other.id}`)).json()) as {
+          status: string
+        }
+        expect(task.status).toBe('cancelled')
+      }
+    }
+  })
+
+  it('enqueues one task per cron slot with every node ticking', async () => {
+    const gcTasks = async () =>
+      (
+        (await (await apiA.get('/system/tasks')).json()) as {
+          items: { task_type: string; args: Record<string, unknown> }[]
+        }
+      ).items.filter((task) => task.task_type === 'gc' && task.args.dry_run === true).length
+    const before = await gcTasks()
+    const made = await apiA.post('/system/cron', {
+      id: 'each-minute',
+      schedule: '* * * * *',
+      task_type: 'gc',
+      args: { dry_run: true },
+      enabled: true,
+    })
+    expect(made.status).toBe(201)
+    // A node started now reads the schedule at once; A re-armed when it stored it. Both then
+    // tick at the next minute.
+    const c = await start(3)
+    const nextSlot = Math.ceil((Date.now() + 1) / 60_000) * 60_000
+    await new Promise((resolve) => setTimeout(resolve, nextSlot - Date.now() + 5_000))
+    expect(await gcTasks()).toBe(before + 1)
+    expect((await apiA.delete('/system/cron/each-minute')).status).toBe(200)
+    await c.stop()
+  }, 90_000)
+
   it('warns when a node starts with the id of a live one', async () => {
     const twin = await start(2)
     await vi.waitFor(() =>
