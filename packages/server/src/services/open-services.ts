@@ -199,7 +199,14 @@ export async function openServices(
     })
     cleanups.push(() => pulse.stop())
 
-    const webhooks = await startWebhooks(db, bus, config.webhookAllow, logger)
+    // Every node queues each event's deliveries (once, by id); the lock holder delivers them.
+    const webhooks = await startWebhooks(
+      db,
+      bus,
+      config.webhookAllow,
+      logger,
+      opened.shared ? { leases: opened.leases } : {},
+    )
     cleanups.push(() => webhooks.stop())
 
     const notifier = createShareNotifier({ auth, email, logger, baseUrl: options.baseUrl })
@@ -215,7 +222,8 @@ export async function openServices(
         return {
           delivered: s.delivered,
           failed: s.failed,
-          queued: s.enqueued - s.delivered - s.failed - s.discarded,
+          // Per node: with several nodes, another one may deliver what this one queued.
+          queued: Math.max(0, s.enqueued - s.delivered - s.failed - s.discarded),
         }
       },
     })
