@@ -50,7 +50,7 @@ export function systemRouteHandlers(ctx: SystemRoutesContext): RouteHandler[] {
       checkInventory(access, '/system/stats')
       const identity = seesServerPaths(access.principal) ? ctx.identity : hiddenPath
       // Counts and sizes of the whole database: other nodes' commits included.
-      await ctx.db.refreshShared()
+      await ctx.db.refresh()
       const stats = statsSnapshot(ctx.db.stats(), ctx.disk.latest(), identity, ctx.now())
       return sendView(c, routes.systemStats, stats, 200)
     }),
