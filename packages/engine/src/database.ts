@@ -3,7 +3,7 @@ import type { ExportOptions } from './archive/export-archive'
 import { importArchive } from './archive/import-archive'
 import type { ImportOptions, ImportResult } from './archive/import-archive'
 import type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
-import type { DatabaseChange } from './changes/database-change'
+import type { SequencedChange } from './changes/database-change'
 import type { EngineCore } from './engine-core'
 import { collectGarbage } from './gc/collect-garbage'
 import { collectGarbageUnderLease } from './gc/leased-gc'
@@ -38,6 +38,8 @@ import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk, readChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './read/entry'
 import { Workspace } from './workspace'
+import { changeLogId, replayChanges } from './replay-changes'
+import type { ReplayChangesOptions } from './replay-changes'
 import { checkStorageOptions, leasedGcSettings, openCore, openStorageFor } from './database-open'
 import type { DatabaseOptions } from './database-open'
 
@@ -325,9 +327,24 @@ export class Database extends Workspace {
   }
 
   /** Durable changes from now on; ends when the database closes or `signal` aborts. */
-  changes(options?: ChangeIterationOptions): AsyncGenerator<DatabaseChange> {
+  changes(options?: ChangeIterationOptions): AsyncGenerator<SequencedChange> {
     this.core.assertOpen()
     return this.core.feed.iterate(options)
+  }
+
+  /**
+   * The changes after version-log position `after` (a change's `seq`), oldest first, any
+   * node's, read from the version log; `NOT_FOUND` once that position is trimmed from the log
+   * (`headLogRetentionMs`) or not reached yet.
+   */
+  replayChanges(options: ReplayChangesOptions): AsyncGenerator<SequencedChange> {
+    this.core.assertOpen()
+    return replayChanges(this.core, options)
+  }
+
+  /** An id of the database, the same on every node sharing it (part of change event ids). */
+  get changeLogId(): string {
+    return changeLogId(this.core)
   }
 
   /**

@@ -36,7 +36,8 @@ export type {
 export type { ExportOptions, ExportProgress } from './archive/export-archive'
 export type { ImportOptions, ImportResult } from './archive/import-archive'
 export type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
-export type { ChangedEntry, DatabaseChange } from './changes/database-change'
+export type { ChangedEntry, DatabaseChange, SequencedChange } from './changes/database-change'
+export type { ReplayChangesOptions } from './replay-changes'
 export type { EntryDifference } from './changes/entry-diff'
 export type { Cluster, HeartbeatInfo, NodeInfo } from './cluster/cluster'
 export {

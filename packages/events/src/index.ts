@@ -64,6 +64,7 @@ export type {
 } from './webhooks/webhook-dispatcher'
 export type { WebhooksLoadResult } from './webhooks/webhook-set'
 export type { WebhookDelivery, WebhookQueue } from './webhooks/webhook-queue'
+export type { WebhookLeases } from './webhooks/webhook-lock'
 export { signWebhookBody, verifyWebhookSignature } from './webhooks/webhook-signature'
 export { parseWebhooksConfig, WEBHOOKS_CONFIG_PATH } from './webhooks/webhooks-config'
 export type { WebhookConfig } from './webhooks/webhooks-config'

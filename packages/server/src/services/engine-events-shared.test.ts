@@ -3,23 +3,8 @@ import type { KeyOf, MetaStore, RangeOptions, Space } from '@svcdb/engine'
 import { createEventBus } from '@svcdb/events'
 import type { EventBus, EventEnvelope, Subscription } from '@svcdb/events'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-// Until Database has replayChanges and changeLogId (the issue-20 wiring), reach them inside.
-// eslint-disable-next-line import-x/no-relative-packages -- temporary, see above
-import { changeLogId, replayChanges } from '../../../engine/src/replay-changes'
-// eslint-disable-next-line import-x/no-relative-packages -- temporary, see above
-import type { EngineCore } from '../../../engine/src/engine-core'
 import { createEngineChangeLog, createEngineEventPublisher } from './engine-events'
-import type { ChangeLogSource, EngineEventPublisher } from './engine-events'
-
-/** The change log capabilities of a database. */
-function changeLogSource(db: Database): ChangeLogSource {
-  const core = (db as unknown as { core: EngineCore }).core
-  return {
-    changeLogId: changeLogId(core),
-    replayChanges: (options) => replayChanges(core, options),
-    diffEntries: (options) => db.diffEntries(options),
-  }
-}
+import type { EngineEventPublisher } from './engine-events'
 
 /** A metadata store in memory, enough for two nodes (keys compared as LevelDB does for ASCII). */
 function memoryMetaStore(): MetaStore {
@@ -118,7 +103,7 @@ describe('engine events of two nodes on one shared database', () => {
   async function node(replaySize?: number): Promise<Node> {
     const db = await Database.open({ meta: view(meta), shared: true, sharedPollMs: 5 })
     const bus = createEventBus({
-      changeLog: createEngineChangeLog(changeLogSource(db)),
+      changeLog: createEngineChangeLog(db),
       ...(replaySize === undefined ? {} : { replaySize }),
     })
     const publisher = createEngineEventPublisher(db, bus, (err) => {

@@ -3,24 +3,10 @@ import { createEventBus } from '@svcdb/events'
 import type { EventBus, EventEnvelope, Subscription } from '@svcdb/events'
 import { createPostgresMetaStore } from '@svcdb/postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-// Until Database has replayChanges and changeLogId (the issue-20 wiring), reach them inside.
-// eslint-disable-next-line import-x/no-relative-packages -- temporary, see above
-import { changeLogId, replayChanges } from '../../../engine/src/replay-changes'
-// eslint-disable-next-line import-x/no-relative-packages -- temporary, see above
-import type { EngineCore } from '../../../engine/src/engine-core'
 import { createClusterStorage } from '../../test/cluster/cluster-storage'
 import type { ClusterStorage } from '../../test/cluster/cluster-storage'
 import { createEngineChangeLog, createEngineEventPublisher } from './engine-events'
-import type { ChangeLogSource, EngineEventPublisher } from './engine-events'
-
-function changeLogSource(db: Database): ChangeLogSource {
-  const core = (db as unknown as { core: EngineCore }).core
-  return {
-    changeLogId: changeLogId(core),
-    replayChanges: (options) => replayChanges(core, options),
-    diffEntries: (options) => db.diffEntries(options),
-  }
-}
+import type { EngineEventPublisher } from './engine-events'
 
 interface Node {
   db: Database
@@ -61,7 +47,7 @@ describe('engine events of two nodes on one PostgreSQL database', () => {
     const meta = await createPostgresMetaStore({ connectionString: storage.meta })
     const db = await Database.open({ meta, shared: true })
     const bus = createEventBus({
-      changeLog: createEngineChangeLog(changeLogSource(db)),
+      changeLog: createEngineChangeLog(db),
       ...(replaySize === undefined ? {} : { replaySize }),
     })
     const publisher = createEngineEventPublisher(db, bus, (err) => {

@@ -33,7 +33,7 @@ import type { Authenticator } from '../routing/principal'
 import type { RouteHandler } from '../routing/route-handler'
 import { registerTaskHandlers } from '../tasks/task-handlers'
 import { SERVER_VERSION } from '../version'
-import { createEngineEventPublisher } from './engine-events'
+import { createEngineChangeLog, createEngineEventPublisher } from './engine-events'
 import { createIndexConfigWatch } from './index-config-watch'
 import { openDatabase } from './open-database'
 import { clusterSchedulerOptions, wakeOnOtherNodesWrites } from './cluster-scheduling'
@@ -138,7 +138,8 @@ export async function openServices(
     }
     cleanups.push(() => auth.idle())
 
-    const bus = createEventBus({ nodeId: config.nodeId })
+    // Change events get ids every node shares, so Last-Event-ID resumes on any node.
+    const bus = createEventBus({ nodeId: config.nodeId, changeLog: createEngineChangeLog(db) })
     cleanups.push(() => bus.close())
     cleanups.push(startDebugEventLog(bus, logger))
     const engineEvents = createEngineEventPublisher(db, bus, (err) =>
