@@ -27,6 +27,24 @@ export function clusterSchedulerOptions(
   }
 }
 
+/**
+ * The claim that makes one node of several enqueue the reindex a changed index configuration
+ * asks for (every node sees the change); none for an embedded database, whose node is alone.
+ */
+export function clusterReindexClaim(opened: Pick<OpenedDatabase, 'leases' | 'shared'>): {
+  claimReindex?: (dir: string, seq: number) => Promise<boolean>
+} {
+  if (!opened.shared) return {}
+  return {
+    async claimReindex(dir, seq) {
+      const claim = await opened.leases.claim(`reindex:${dir}`, seq, CRON_CLAIM_TTL_MS)
+      if (claim === undefined) return false
+      await claim.finish()
+      return true
+    },
+  }
+}
+
 /** The least time between two wake-ups of the task runner by other nodes' writes. */
 const WAKE_INTERVAL_MS = 1_000
 

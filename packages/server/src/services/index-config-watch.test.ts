@@ -1,15 +1,24 @@
+import { createLocalLeases } from '@svcdb/engine'
+import type { SequencedChange } from '@svcdb/engine'
 import { createEventBus } from '@svcdb/events'
 import { createScheduler } from '@svcdb/scheduler'
 import { describe, expect, it } from 'vitest'
 import { createIndexConfigWatch, indexedDirectoryOf } from './index-config-watch'
 
-const change = (type: 'entries_created' | 'entries_deleted', path: string, fork?: string) => ({
-  type,
-  at: 1,
-  fork,
-  version: 'v',
-  entries: [{ path, entryType: 'file' as const }],
-})
+let seq = 0
+const change = (
+  type: 'entries_created' | 'entries_deleted',
+  path: string,
+  fork?: string,
+): SequencedChange =>
+  ({
+    type,
+    at: 1,
+    fork,
+    version: 'v',
+    seq: ++seq,
+    entries: [{ path, entryType: 'file' as const }],
+  }) as SequencedChange
 
 describe('index configuration watch', () => {
   it('names the directory of a configuration path', () => {
@@ -63,6 +72,42 @@ describe('index configuration watch', () => {
       events.close()
       await scheduler.stop()
       await bus.close()
+    }
+  })
+
+  it('enqueues one reindex per change when several nodes see it and claim it', async () => {
+    const leases = createLocalLeases()
+    const scheduler = createScheduler({})
+    scheduler.tasks.register('reindex', async ({ args }) => ({ path: args.path }))
+    const claimReindex = async (dir: string, at: number) => {
+      const claim = await leases.claim(`reindex:${dir}`, at, 60_000)
+      if (claim === undefined) return false
+      await claim.finish()
+      return true
+    }
+    // Two nodes' watches (each with its own bus) over one task list, as on one shared database.
+    const buses = [createEventBus(), createEventBus()]
+    const watches = buses.map((bus) =>
+      createIndexConfigWatch({
+        bus,
+        tasks: scheduler.tasks,
+        onError: (e) => {
+          throw e
+        },
+        claimReindex,
+      }),
+    )
+    try {
+      const first = change('entries_created', '/docs/.svcdb/indexes.json')
+      const second = change('entries_created', '/docs/.svcdb/indexes.json')
+      await Promise.all(watches.map((watch) => watch(first)))
+      await Promise.all(watches.map((watch) => watch(second)))
+      const reindexes = (await scheduler.tasks.list()).filter((t) => t.taskType === 'reindex')
+      expect(reindexes).toHaveLength(2)
+    } finally {
+      await scheduler.stop()
+      for (const bus of buses) bus.close()
+      await leases.close()
     }
   })
 })

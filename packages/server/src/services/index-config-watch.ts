@@ -1,4 +1,4 @@
-import type { DatabaseChange } from '@svcdb/engine'
+import type { SequencedChange } from '@svcdb/engine'
 import type { EventBus } from '@svcdb/events'
 import type { TaskRunner } from '@svcdb/scheduler'
 
@@ -21,7 +21,12 @@ export function createIndexConfigWatch(deps: {
   bus: EventBus
   tasks: TaskRunner
   onError: (err: unknown) => void
-}): (change: DatabaseChange) => Promise<void> {
+  /**
+   * With several nodes, each sees every change: true for the one node that enqueues the
+   * reindex of `dir` for the change at version-log position `seq`. Every node when absent.
+   */
+  claimReindex?: (dir: string, seq: number) => Promise<boolean>
+}): (change: SequencedChange) => Promise<void> {
   return async (change) => {
     if (change.type !== 'entries_created' && change.type !== 'entries_deleted') return
     if (change.fork !== undefined) return
@@ -34,6 +39,7 @@ export function createIndexConfigWatch(deps: {
       if (!deps.bus.closed) deps.bus.publish('indexes_changed', { path: dir })
       if (change.type === 'entries_deleted') continue
       try {
+        if (deps.claimReindex !== undefined && !(await deps.claimReindex(dir, change.seq))) continue
         const open = await deps.tasks.list({ status: ['pending', 'running'] })
         for (const task of open)
           if (task.taskType === 'reindex' && task.args.path === dir)

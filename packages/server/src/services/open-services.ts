@@ -36,7 +36,11 @@ import { SERVER_VERSION } from '../version'
 import { createEngineChangeLog, createEngineEventPublisher } from './engine-events'
 import { createIndexConfigWatch } from './index-config-watch'
 import { openDatabase } from './open-database'
-import { clusterSchedulerOptions, wakeOnOtherNodesWrites } from './cluster-scheduling'
+import {
+  clusterReindexClaim,
+  clusterSchedulerOptions,
+  wakeOnOtherNodesWrites,
+} from './cluster-scheduling'
 import { watchIdentityChanges } from './identity-watch'
 import { startNodeHeartbeat } from './node-heartbeat'
 import { startWebhooks } from './webhook-wiring'
@@ -178,6 +182,7 @@ export async function openServices(
       bus,
       tasks: scheduler.tasks,
       onError: (err) => logger.warn(`reindex not enqueued: ${(err as Error).message}`),
+      ...clusterReindexClaim(opened),
     })
     const stopConfigWatch = db.onChange((change) => void watchIndexConfigs(change))
     cleanups.push(stopConfigWatch)
