@@ -148,6 +148,19 @@ describe('two nodes sharing one database', () => {
     const config = { glob: '*.json', indexes: [{ field: '/n', type: 'number' }] }
     await apiA.put('/files/idx/.svcdb/indexes.json', text(JSON.stringify(config)))
     await apiA.put('/files/idx/a.json', text('{"n":1}'))
+    // The configuration's own reindex (enqueued by one node) first: a later change to it would
+    // replace (cancel) a reindex of the same directory enqueued meanwhile.
+    await vi.waitFor(
+      async () => {
+        const { items } = (await (await apiB.get('/system/tasks')).json()) as {
+          items: { task_type: string; status: string }[]
+        }
+        const reindexes = items.filter((task) => task.task_type === 'reindex')
+        expect(reindexes).toHaveLength(1)
+        expect(reindexes.map((task) => task.status)).toEqual(['completed'])
+      },
+      { timeout: 20_000, interval: 200 },
+    )
     const made = await apiA.post('/system/tasks/reindex', { path: '/idx' })
     expect(made.status).toBe(200)
     const { id } = (await made.json()) as { id: string }
