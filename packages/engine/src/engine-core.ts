@@ -24,8 +24,10 @@ import { rootPage } from './objects/root-page'
 import { pageTotals } from './objects/tree-objects'
 import { SharedState } from './state/shared-state'
 import { SharedChangeOrder } from './changes/shared-change-order'
-import { sequenceChanges } from './changes/sequence-changes'
-import { loggedMoves } from './replay-changes'
+import { recordChanges, trimmedRecordOps } from './changes/change-record'
+import type { RecordedGroup } from './changes/change-record'
+import type { DatabaseChange } from './changes/database-change'
+import { loggedMove, loggedMoves } from './replay-changes'
 import { DEFAULT_SHARED_POLL_MS, watchSharedStore } from './changes/shared-store-watch'
 
 /** Storage and bookkeeping of an open database, before the core is built. */
@@ -87,6 +89,11 @@ export class EngineCore {
   private readonly order: SharedChangeOrder | undefined
   /** Stops the watch of the store while the feed has listeners (shared databases). */
   private unwatch: (() => void) | undefined
+  /**
+   * The change records of the group being committed (one group persists at a time), kept
+   * from its batch's ops to its report.
+   */
+  private recording: { changes: readonly DatabaseChange[]; group: RecordedGroup } | undefined
   private closed = false
 
   constructor(parts: CoreParts) {
@@ -154,20 +161,31 @@ export class EngineCore {
       chunks: parts.chunks,
       now,
       rootOf: (ref) => this.state.refs.get(ref),
-      groupOps: (moves, tally) => {
+      groupOps: (moves, tally, changes) => {
         // The sequences the group's moves take, should its batch commit.
-        this.order?.writing(this.state.lastLogSeq + 1, moves.length)
-        return this.state.groupOps(moves, tally)
+        const first = this.state.lastLogSeq + 1
+        this.order?.writing(first, moves.length)
+        const group = recordChanges(changes, moves, first)
+        this.recording = { changes, group }
+        const ops = this.state.groupOps(moves, tally)
+        // Records first: a log record trimmed in the same batch takes its record with it.
+        return [...group.ops, ...ops, ...trimmedRecordOps(ops)]
       },
       onCommitted: (moves, tally, changes, current) => {
+        const recording = this.recording
+        this.recording = undefined
         // The group's moves took the sequences after the state's (embedded: always current).
-        const first = this.state.lastLogSeq + 1
+        const group =
+          recording?.changes === changes
+            ? recording.group
+            : recordChanges(changes, moves, this.state.lastLogSeq + 1)
         // Not current: a reload already installed a state holding these moves.
         if (current) this.state.committed(moves, tally)
         for (const move of moves) if (move.to !== null) this.gc.add(move.to)
         if (current && moves.some((m) => m.ref === HEAD)) this.headTotals.refresh()
-        if (this.order === undefined) this.feed.emit(sequenceChanges(changes, moves, first))
-        else this.order.committed(moves, changes)
+        // Embedded: one node, so the group reports its own changes even past the record's limit.
+        if (this.order === undefined) this.feed.emit(group.changes)
+        else this.order.committed(moves.map(loggedMove), group)
       },
       onFlush: (ms) => this.meters.latency.flush.record(ms),
       derive: async (objects, from, to) => {

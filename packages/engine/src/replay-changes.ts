@@ -1,6 +1,8 @@
+import { readChangeRecords } from './changes/change-record'
+import type { StoredRecord } from './changes/change-record'
 import type { SequencedChange } from './changes/database-change'
 import { changesOfMove } from './changes/move-changes'
-import type { PromoteCause } from './changes/move-changes'
+import type { LoggedMove, PromoteCause } from './changes/move-changes'
 import { atSequence } from './changes/sequence-changes'
 import type { SequencedMove } from './changes/shared-change-order'
 import type { EngineCore } from './engine-core'
@@ -9,6 +11,7 @@ import { parseSequenceKey, sequenceKey } from './meta/keys'
 import type { MetaStore } from './meta/meta-store'
 import { parseHeadLogEntry } from './state/head-log-record'
 import type { HeadMoveCause } from './state/head-log-record'
+import type { RefMove } from './state/ref-move'
 import { logRoot, readVersionLog } from './state/version-log'
 
 /** Options of {@link replayChanges}. */
@@ -22,8 +25,9 @@ export interface ReplayChangesOptions {
 /**
  * The changes the version log holds after position `after`, oldest first, each with its
  * `seq`, up to the latest commit when called (in a shared database, of any node: the state is
- * refreshed first). Every move is reported as another node of a shared database reports it
- * (a group's writes folded into one change per kind), so any node replays the same changes.
+ * refreshed first). Each move reports the changes its commit recorded with it, as every node
+ * reported them live; a move recorded without them (too many entries, or committed before
+ * changes were recorded) reports the diff of its two versions, as live reports did.
  * Bounded by the log, which keeps the last `versionLogLimit` moves: `NOT_FOUND` when it no
  * longer holds the move after `after` (trimmed), or when `after` is past the latest move.
  */
@@ -40,14 +44,14 @@ export async function* replayChanges(
   if (after > last)
     throw new EngineError('NOT_FOUND', `no change at position ${after} yet (the latest is ${last})`)
   let expected = after + 1
-  for await (const { seq, move } of loggedMoves(core.meta, expected, last)) {
+  for await (const { seq, move, recorded } of loggedMoves(core.meta, expected, last)) {
     if (seq !== expected) break
     throwIfAborted(options.signal, 'the change replay')
     if (move.from === null && move.to !== null) {
       const info = core.state.infos.get(move.ref)
       if (info !== undefined) move.info = info
     }
-    yield* atSequence(await changesOfMove(core.objects, move), seq)
+    yield* atSequence(recorded ?? (await changesOfMove(core.objects, move)), seq)
     expected++
   }
   if (expected <= last)
@@ -72,7 +76,22 @@ const PROMOTE_CAUSES = {
   restore: 'restore',
 } as const satisfies Record<HeadMoveCause, PromoteCause>
 
-/** The version log's moves `first`..`last`, oldest first, with the HEAD log's causes. */
+/**
+ * A group's move as the logs keep it (with the cause the HEAD log records, when it records
+ * it), so the committing node diffs a move exactly as the others do.
+ */
+export function loggedMove(move: RefMove): LoggedMove {
+  const logged: LoggedMove = { ref: move.ref, from: move.from, to: move.to, at: move.at }
+  if (move.headLog !== undefined && move.from !== null && move.to !== null)
+    logged.cause = PROMOTE_CAUSES[move.headLog.cause]
+  if (move.info !== undefined) logged.info = move.info
+  return logged
+}
+
+/**
+ * The version log's moves `first`..`last`, oldest first, with the HEAD log's causes and the
+ * changes recorded with each (read alongside the log, one record at a time).
+ */
 export async function* loggedMoves(
   meta: MetaStore,
   first: number,
@@ -85,18 +104,29 @@ export async function* loggedMoves(
     const entry = parseHeadLogEntry(value)
     if (seq !== undefined && entry !== undefined) causes.set(seq, PROMOTE_CAUSES[entry.cause])
   }
-  for await (const record of readVersionLog(meta, { after: first - 1 })) {
-    if (record.seq > last) return
-    const cause = causes.get(record.seq)
-    yield {
-      seq: record.seq,
-      move: {
-        ref: record.ref,
-        from: logRoot(record.from) ?? null,
-        to: logRoot(record.to) ?? null,
-        at: record.at,
-        ...(cause === undefined ? {} : { cause }),
-      },
+  const records = readChangeRecords(meta, first, last)
+  let record: IteratorResult<StoredRecord> | undefined
+  try {
+    for await (const logged of readVersionLog(meta, { after: first - 1 })) {
+      if (logged.seq > last) return
+      record ??= await records.next()
+      while (record.done !== true && record.value.seq < logged.seq) record = await records.next()
+      const recorded =
+        record.done !== true && record.value.seq === logged.seq ? record.value.changes : undefined
+      const cause = causes.get(logged.seq)
+      yield {
+        seq: logged.seq,
+        move: {
+          ref: logged.ref,
+          from: logRoot(logged.from) ?? null,
+          to: logRoot(logged.to) ?? null,
+          at: logged.at,
+          ...(cause === undefined ? {} : { cause }),
+        },
+        ...(recorded === undefined ? {} : { recorded }),
+      }
     }
+  } finally {
+    await records.return(undefined)
   }
 }

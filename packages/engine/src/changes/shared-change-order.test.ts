@@ -5,6 +5,7 @@ import { sequenceKey } from '../meta/keys'
 import { createLevelMetaStore } from '../meta/level-meta-store'
 import type { MetaStore } from '../meta/meta-store'
 import type { ObjectReader } from '../objects/object-store'
+import { recordChanges } from './change-record'
 import type { DatabaseChange } from './database-change'
 import { SharedChangeOrder } from './shared-change-order'
 import type { OrderedState } from './shared-change-order'
@@ -108,7 +109,8 @@ describe('SharedChangeOrder', () => {
     commit()
     await Promise.resolve()
     const change = localChange('local')
-    order.committed([{ ref: 'snap/local', to: root(2) }], [change])
+    const moves = [{ ref: 'snap/local', from: null, to: root(2), at: 0 }]
+    order.committed(moves, recordChanges([change], moves, 2))
     await until('the local group', () => emitted.length === 2)
     expect(emitted[1]).toEqual({ ...change, seq: 2 })
     expect(emitted[0]?.seq).toBe(1)
@@ -137,7 +139,8 @@ describe('SharedChangeOrder', () => {
     order.track(batch)
     await batch
     const change = localChange('second')
-    order.committed([{ ref: 'snap/second', to: root(2) }], [change])
+    const moves = [{ ref: 'snap/second', from: null, to: root(2), at: 0 }]
+    order.committed(moves, recordChanges([change], moves, 2))
     order.installed(2)
     await until('both', () => emitted.length === 2)
     await new Promise((resolve) => setTimeout(resolve, 20))

@@ -1,8 +1,9 @@
 import type { ObjectReader } from '../objects/object-store'
+import type { RecordedGroup } from './change-record'
 import type { DatabaseChange, SequencedChange } from './database-change'
 import { changesOfMove } from './move-changes'
 import type { LoggedMove } from './move-changes'
-import { atSequence, sequenceChanges } from './sequence-changes'
+import { atSequence } from './sequence-changes'
 
 /** The version state in memory, as far as the change order reads it. */
 export interface OrderedState {
@@ -17,7 +18,7 @@ export interface SharedChangeOrderDeps {
   objects: ObjectReader
   /**
    * The moves the logs hold from sequence `first` to `last`, in order, each with its HEAD log
-   * cause (trimmed ones are missing).
+   * cause and its recorded changes (trimmed ones are missing).
    */
   loggedMoves(first: number, last: number): AsyncIterable<SequencedMove>
   /** The state in memory now. */
@@ -33,17 +34,22 @@ export interface SharedChangeOrderDeps {
 export interface SequencedMove {
   seq: number
   move: LoggedMove
+  /**
+   * The changes its commit recorded with it; absent when none were (too many, or written
+   * before changes were recorded): then the move is reported as its diff.
+   */
+  recorded?: DatabaseChange[]
 }
-
-/** A ref move as the order reads it. */
-type Moved = { ref: string; to: Uint8Array | null }
 
 /** A local group whose batch committed: its moves hold sequences `first`..`last`. */
 interface LocalGroup {
   first: number
   last: number
-  moves: readonly Moved[]
+  moves: readonly LoggedMove[]
+  /** The group's recorded changes (those of `diffed` sequences excepted), in order. */
   changes: readonly SequencedChange[]
+  /** Sequences reported as the diff of their move, as other nodes report them. */
+  diffed: readonly number[]
 }
 
 /** A local batch written but not yet settled: its moves would hold `first`..`last`. */
@@ -61,7 +67,8 @@ const RETRY_MS = 1000
 /**
  * The change feed of a shared database, in version log order: this node's groups as they
  * commit, and the moves of other nodes that reloads bring in, read from the version log and
- * reported as {@link changesOfMove} builds them. A cursor (the last sequence reported) makes
+ * reported as their commit recorded them (so every node reports the same changes), or as
+ * {@link changesOfMove} builds them when no record says (too many entries, older commits). A cursor (the last sequence reported) makes
  * each move reported once: a local group whose moves a reload already installed is reported
  * once, at its place; a move read while an earlier one is still being diffed waits its turn.
  * A local batch in flight holds its sequences until it settles, since only then is it known
@@ -123,23 +130,30 @@ export class SharedChangeOrder {
     batch.then(() => setImmediate(done), done)
   }
 
-  /** A local group committed: reports its changes at its place in the order. */
-  committed(moves: readonly Moved[], changes: readonly DatabaseChange[]): void {
+  /**
+   * A local group committed: reports its changes (as recorded in its batch, whose moves took
+   * the sequences {@link writing} announced) at its place in the order.
+   */
+  committed(moves: readonly LoggedMove[], recorded: RecordedGroup): void {
     const flight = this.#inFlight
     if (moves.length === 0 || flight === undefined) {
-      // No sequences (nothing to order by): reported at once, at the latest known position.
-      const after = this.deps.state().logSeq
-      this.deps.emit(sequenceChanges(changes, moves, after - moves.length + 1))
+      // No sequences (nothing to order by): reported at once.
+      this.deps.emit(recorded.changes)
       return
     }
     this.#inFlight = undefined
     flight.settle()
-    const sequenced = sequenceChanges(changes, moves, flight.first)
-    const group = { first: flight.first, last: flight.last, moves, changes: sequenced }
+    const diffed = recorded.diffed
+    const changes =
+      diffed.length === 0
+        ? recorded.changes
+        : recorded.changes.filter((change) => !diffed.includes(change.seq))
+    const group: LocalGroup = { first: flight.first, last: flight.last, moves, changes, diffed }
     // Already covered by a net change over a gap.
     if (group.last <= this.#cursor) return
     this.#target = Math.max(this.#target, group.last)
-    if (this.#running === undefined && group.first === this.#cursor + 1) this.report(group)
+    if (this.#running === undefined && group.first === this.#cursor + 1 && diffed.length === 0)
+      this.report(group)
     else {
       this.#locals.set(group.first, group)
       this.kick()
@@ -184,7 +198,8 @@ export class SharedChangeOrder {
         const next = this.#cursor + 1
         const local = this.#locals.get(next)
         if (local !== undefined) {
-          this.report(local)
+          if (local.diffed.length === 0) this.report(local)
+          else await this.reportDiffed(local)
           continue
         }
         const flight = this.#inFlight
@@ -221,6 +236,20 @@ export class SharedChangeOrder {
     this.deps.emit(group.changes)
   }
 
+  /** Reports a local group with sequences too large to record: those as their moves' diffs. */
+  private async reportDiffed(group: LocalGroup): Promise<void> {
+    const changes = [...group.changes]
+    for (const seq of group.diffed) {
+      const move = group.moves[seq - group.first] as LoggedMove
+      for (const change of atSequence(await changesOfMove(this.deps.objects, move), seq))
+        changes.push(change)
+      if (this.#closed) return
+    }
+    // Stable: the recorded changes keep their order within a sequence.
+    changes.sort((x, y) => x.seq - y.seq)
+    this.report({ ...group, changes })
+  }
+
   private advance(moves: readonly { ref: string; to: Uint8Array | null }[], seq: number): void {
     for (const move of moves)
       if (move.to === null) this.#known.delete(move.ref)
@@ -231,7 +260,7 @@ export class SharedChangeOrder {
   /** Reports other nodes' moves `next`..`end` from the logs, one at a time. */
   private async catchUp(next: number, end: number): Promise<void> {
     let expected = next
-    for await (const { seq, move } of this.deps.loggedMoves(next, end)) {
+    for await (const { seq, move, recorded } of this.deps.loggedMoves(next, end)) {
       if (this.#closed) return
       // Trimmed past the cursor: these moves are gone.
       if (seq !== expected) break
@@ -239,7 +268,7 @@ export class SharedChangeOrder {
         const info = this.deps.state().infos.get(move.ref)
         if (info !== undefined) move.info = info
       }
-      const changes = await changesOfMove(this.deps.objects, move)
+      const changes = recorded ?? (await changesOfMove(this.deps.objects, move))
       if (this.#closed) return
       this.advance([move], seq)
       this.deps.emit(atSequence(changes, seq))

@@ -17,8 +17,11 @@ export interface CommitterDeps {
   now(): number
   /** Current committed root of a ref. */
   rootOf(ref: string): Uint8Array | undefined
-  /** Extra ops for a group about to commit (version log, counters), from its ref moves. */
-  groupOps(moves: readonly RefMove[], tally: Tally): MetaOp[]
+  /**
+   * Extra ops for a group about to commit (version log, counters, change records), from its
+   * ref moves and the changes it reports.
+   */
+  groupOps(moves: readonly RefMove[], tally: Tally, changes: readonly DatabaseChange[]): MetaOp[]
   /**
    * Called after a group is durable, before its writers are answered. `current` is false when
    * a reload of a shared database already installed a state holding the group's moves.
@@ -326,7 +329,7 @@ export class Committer {
         ...(derived?.ops ?? []),
         ...chunkOps,
         ...refOps,
-        ...deps.groupOps(moves, tally),
+        ...deps.groupOps(moves, tally, changes),
       ]
       if (seal === undefined) await deps.meta.batch(ops, { sync: true })
       else {

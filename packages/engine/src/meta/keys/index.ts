@@ -11,7 +11,7 @@
  * | `idx`      | directory tree hash ‖ config entry hash          | {@link indexRecordKey}           |
  * | `ref`      | `HEAD`, `snap/<name>`, `fork/<name>`, `import/<hash>` | {@link HEAD}, {@link refKey} |
  * | `refinfo`  | the same ref keys as `ref`                       | {@link refKey}                   |
- * | `meta`     | `format`, `counters`, `commit-token`, `pack.<id, 6+ digits>` | {@link FORMAT_KEY}, {@link COUNTERS_KEY}, {@link COMMIT_TOKEN_KEY}, {@link packLengthKey} |
+ * | `meta`     | `format`, `counters`, `commit-token`, `pack.<id, 6+ digits>`, `changes.<sequence, 16 digits>` | {@link FORMAT_KEY}, {@link COUNTERS_KEY}, {@link COMMIT_TOKEN_KEY}, {@link packLengthKey}, {@link changeRecordKey} |
  * | `log`      | version log sequence, 16 digits                  | {@link sequenceKey}              |
  * | `headlog`  | the same sequence as the move's `log` record     | {@link sequenceKey}              |
  * | `sys`      | `<namespace>/<key>`                              | {@link systemKey}                |
@@ -27,6 +27,9 @@ export {
   PACK_LENGTH_RANGE,
   packLengthKey,
   parsePackLengthKey,
+  CHANGE_RECORD_RANGE,
+  changeRecordKey,
+  parseChangeRecordKey,
 } from './meta-keys'
 export {
   HEAD,

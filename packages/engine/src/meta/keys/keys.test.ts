@@ -4,7 +4,10 @@ import { pseudoRandomBytes } from '../../testing/pseudo-random-bytes'
 import { createLevelMetaStore } from '../level-meta-store'
 import type { MetaStore } from '../meta-store'
 import {
+  CHANGE_RECORD_RANGE,
   COUNTERS_KEY,
+  changeRecordKey,
+  parseChangeRecordKey,
   FORMAT_KEY,
   HEAD,
   PACK_LENGTH_RANGE,
@@ -159,6 +162,33 @@ describe('meta keys', () => {
     ])
       expect(parsePackLengthKey(key)).toBeUndefined()
     for (const bad of [-1, 0.5, Number.NaN]) expect(() => packLengthKey(bad)).toThrow(RangeError)
+  })
+})
+
+describe('change record keys', () => {
+  it('round-trip sequences, sort numerically, and keep to their range of the meta space', async () => {
+    const meta = await openMemoryMeta()
+    const seqs = [...new Set([0, 1, 10, Number.MAX_SAFE_INTEGER, ...sequences(200, 13)])]
+    for (const seq of seqs) expect(parseChangeRecordKey(changeRecordKey(seq))).toBe(seq)
+    expect(changeRecordKey(42)).toBe('changes.0000000000000042')
+    const neighbours = [FORMAT_KEY, COUNTERS_KEY, 'changes', 'changes/1', 'pack.000001', 'change.1']
+    await meta.batch(
+      [...seqs.map(changeRecordKey), ...neighbours].map((key) => ({
+        type: 'put',
+        space: 'meta',
+        key,
+        value: new Uint8Array(1),
+      })),
+      { sync: false },
+    )
+    const found: number[] = []
+    for await (const key of meta.keys('meta', CHANGE_RECORD_RANGE))
+      found.push(parseChangeRecordKey(key) as number)
+    expect(found).toEqual([...seqs].sort((a, b) => a - b))
+    for (const key of [...neighbours, 'changes.42', 'changes.000000000000004x'])
+      expect(parseChangeRecordKey(key)).toBeUndefined()
+    expect(() => changeRecordKey(-1)).toThrow(RangeError)
+    await meta.close()
   })
 })
 

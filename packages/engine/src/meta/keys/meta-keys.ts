@@ -1,5 +1,8 @@
+import { parseSequenceKey, sequenceKey } from './sequence-keys'
+
 // Keys of the `meta` space: the format record, the persistent counters, the commit token of a
-// shared database, and one committed length per pack (`pack.000001`; ids past 999999 take more digits).
+// shared database, one committed length per pack (`pack.000001`; ids past 999999 take more
+// digits), and one change record per version log sequence (`changes.0000000000000042`).
 
 /** The `meta` key of the format record (version, hash algorithm, chunker, creation time). */
 export const FORMAT_KEY = 'format'
@@ -32,4 +35,26 @@ export function parsePackLengthKey(key: string): number | undefined {
   if (match === null) return undefined
   const id = Number(match[1])
   return Number.isSafeInteger(id) ? id : undefined
+}
+
+const CHANGE_RECORD_PREFIX = 'changes.'
+
+/**
+ * Range of the `meta` space holding every change record and nothing else (`/` is the byte
+ * right after `.`); the 16-digit sequence makes key order the log's order.
+ */
+export const CHANGE_RECORD_RANGE = { gte: 'changes.', lt: 'changes/' } as const
+
+/**
+ * The `meta` key of the change record of version log sequence `seq`: the changes the commit
+ * that made that move reported (a non-negative safe integer, as {@link sequenceKey}).
+ */
+export function changeRecordKey(seq: number): string {
+  return `${CHANGE_RECORD_PREFIX}${sequenceKey(seq)}`
+}
+
+/** The sequence of a change record key, or `undefined` for another key. */
+export function parseChangeRecordKey(key: string): number | undefined {
+  if (!key.startsWith(CHANGE_RECORD_PREFIX)) return undefined
+  return parseSequenceKey(key.slice(CHANGE_RECORD_PREFIX.length))
 }
