@@ -4,6 +4,7 @@ import { collect, openMemoryDatabase, rejectsWith } from '../test/engine-test-ki
 import { unclosedView } from '../test/support/shared-meta-store'
 import { Database } from './database'
 import type { EngineCore } from './engine-core'
+import { CHANGE_RECORD_RANGE, parseChangeRecordKey } from './meta/keys'
 import { createLevelMetaStore } from './meta/level-meta-store'
 import type { SequencedChange } from './changes/database-change'
 import { changeLogId, replayChanges } from './replay-changes'
@@ -55,10 +56,28 @@ describe('change positions and replay (embedded)', () => {
     expect(changeLogId(coreOf(db))).toMatch(/^[0-9a-z]+$/)
   })
 
+  it('replays what was reported live: files in a new directory, a folded group per write', async () => {
+    const { db } = await openMemoryDatabase()
+    closing.push(() => db.close())
+    const seen: SequencedChange[] = []
+    db.onChange((change) => seen.push(change))
+    await db.writeFile('/order/0.txt', '0')
+    await Promise.all([1, 2, 3, 4].map((i) => db.writeFile(`/order/${i}.txt`, `${i}`)))
+    expect(seen.map(brief)[0]).toBe('1 entries_created /order/0.txt')
+    expect(seen).toHaveLength(5)
+    expect(await replay(db, 0)).toEqual(seen)
+  })
+
   it('answers NOT_FOUND once the log no longer holds the position, or not yet', async () => {
-    const { db } = await openMemoryDatabase(1_700_000_000_000, { versionLogLimit: 3 })
+    const { db, level } = await openMemoryDatabase(1_700_000_000_000, { versionLogLimit: 3 })
     closing.push(() => db.close())
     for (let i = 0; i < 6; i++) await db.writeFile(`/f${i}.txt`, `${i}`)
+    // The change records are trimmed with the log, in the same batches.
+    const records: number[] = []
+    const metaSpace = level.sublevel<string, Uint8Array>('meta', { valueEncoding: 'view' })
+    for await (const key of metaSpace.keys(CHANGE_RECORD_RANGE))
+      records.push(parseChangeRecordKey(key) as number)
+    expect(records).toEqual([4, 5, 6])
     await rejectsWith(replay(db, 1), 'NOT_FOUND')
     expect((await replay(db, 3)).map((c) => c.seq)).toEqual([4, 5, 6])
     await rejectsWith(replay(db, 7), 'NOT_FOUND')

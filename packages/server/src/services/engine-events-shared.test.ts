@@ -68,6 +68,8 @@ interface Node {
   publisher: EngineEventPublisher
   /** Every change event this node's bus published, as `id path`. */
   published: string[]
+  /** The same events, as `id type payload-json`. */
+  payloads: string[]
 }
 
 const brief = (e: EventEnvelope) =>
@@ -110,12 +112,16 @@ describe('engine events of two nodes on one shared database', () => {
       throw err
     })
     const published: string[] = []
+    const payloads: string[] = []
     db.onChange((change) => publisher.publish(change))
     const record = bus.subscribe({ queueSize: 10_000 })
     void (async () => {
-      for await (const event of record) published.push(brief(event))
+      for await (const event of record) {
+        published.push(brief(event))
+        payloads.push(`${event.event_id} ${event.event_type} ${JSON.stringify(event.payload)}`)
+      }
     })()
-    const made = { db, bus, publisher, published }
+    const made = { db, bus, publisher, published, payloads }
     nodes.push(made)
     return made
   }
@@ -180,5 +186,25 @@ describe('engine events of two nodes on one shared database', () => {
     await a.db.writeFile('/x8.txt', '8')
     await until('A has published eight', () => a.published.length >= 8)
     expect(await take(recent, 2)).toEqual(a.published.slice(6, 8))
+  })
+
+  it('publishes the same ids and payloads on both nodes for a write into a new directory and for concurrent writes', async () => {
+    const a = await node()
+    const b = await node()
+    const onB = b.bus.subscribe({ pathPrefix: '/order/' })
+    await a.db.writeFile('/order/0.txt', 'zero')
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => a.db.writeFile(`/order/${i + 1}.txt`, `${i}`)),
+    )
+    await until('seven events on both', () => a.payloads.length >= 7 && b.payloads.length >= 7)
+    await a.publisher.idle()
+    await b.publisher.idle()
+    expect(b.payloads).toEqual(a.payloads)
+    expect(a.published[0]?.split(' ')[1]).toBe('+/order/0.txt')
+    // Folded commits publish one event per write, each with its part: ids stay distinct.
+    expect(new Set(a.payloads.map((line) => line.split(' ')[0])).size).toBe(7)
+    // A subscriber on B filtering on the new directory hears of the file itself.
+    expect((await take(onB, 1))[0]?.split(' ')[1]).toBe('+/order/0.txt')
+    onB.close()
   })
 })

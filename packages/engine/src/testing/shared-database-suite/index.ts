@@ -4,6 +4,7 @@ import type {
   SharedDatabaseFixtureFactory,
   SharedDatabaseSuiteContext,
 } from './fixture'
+import { changeTests } from './changes'
 import { raceTests } from './races'
 import { visibilityTests } from './visibility'
 import { writeTests } from './writes'
@@ -17,7 +18,8 @@ export type { SharedDatabaseFixture, SharedDatabaseFixtureFactory } from './fixt
  * snapshot names and `expectHead` let exactly one node win a race, that no counter increment
  * is lost, that each node reads at once what the other acknowledged (files, history, deletes,
  * symlinks, snapshots, forks), that the version log stays one chain, that each committed group
- * raises the commit token once, and that GC is refused.
+ * raises the commit token once, that GC is refused, and that each node reports (and replays)
+ * exactly the changes the writing node reported.
  *
  * @example
  * runSharedDatabaseSuite('level', async () => {
@@ -51,5 +53,6 @@ export function runSharedDatabaseSuite(
     writeTests(ctx)
     raceTests(ctx)
     visibilityTests(ctx)
+    changeTests(ctx)
   })
 }
