@@ -14,6 +14,8 @@ interface Node {
   publisher: EngineEventPublisher
   /** Every event this node's bus published, as `id path`. */
   published: string[]
+  /** The same events, as `id type payload-json`. */
+  payloads: string[]
 }
 
 const brief = (e: EventEnvelope) =>
@@ -55,11 +57,15 @@ describe('engine events of two nodes on one PostgreSQL database', () => {
     })
     db.onChange((change) => publisher.publish(change))
     const published: string[] = []
+    const payloads: string[] = []
     const record = bus.subscribe({ queueSize: 10_000 })
     void (async () => {
-      for await (const event of record) published.push(brief(event))
+      for await (const event of record) {
+        published.push(brief(event))
+        payloads.push(`${event.event_id} ${event.event_type} ${JSON.stringify(event.payload)}`)
+      }
     })()
-    const made = { db, bus, publisher, published }
+    const made = { db, bus, publisher, published, payloads }
     nodes.push(made)
     return made
   }
@@ -85,8 +91,6 @@ describe('engine events of two nodes on one PostgreSQL database', () => {
       'both see the first write',
       () => a.published.length >= 1 && b.published.length >= 1,
     )
-    // One write per commit: a commit folding several writes reports them per write on its
-    // own node and as one net change on the others (see the events README).
     for (let i = 1; i <= 12; i++) await (i % 2 === 0 ? b : a).db.writeFile(`/f${i}.txt`, `${i}`)
     await until('13 events on both', () => a.published.length >= 13 && b.published.length >= 13)
     expect(b.published).toEqual(a.published)
@@ -98,5 +102,26 @@ describe('engine events of two nodes on one PostgreSQL database', () => {
     await a.db.writeFile('/live.txt', 'live')
     await until('the live write on A', () => a.published.length >= 14)
     expect(await take(resumed, 12)).toEqual(a.published.slice(2, 14))
+  })
+
+  it('publishes the same ids and payloads on both nodes for a write into a new directory and for concurrent writes', async () => {
+    const a = await node()
+    const b = await node()
+    const onB = b.bus.subscribe({ pathPrefix: '/order/' })
+    await a.db.writeFile('/order/0.txt', 'zero')
+    await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => a.db.writeFile(`/order/a${i}.txt`, `${i}`)),
+      ...Array.from({ length: 6 }, (_, i) => b.db.writeFile(`/order/b${i}.txt`, `${i}`)),
+    ])
+    await until('13 events on both', () => a.payloads.length >= 13 && b.payloads.length >= 13)
+    await a.publisher.idle()
+    await b.publisher.idle()
+    expect(b.payloads).toEqual(a.payloads)
+    expect(a.published[0]?.split(' ')[1]).toBe('/order/0.txt')
+    // One event per write, folded commits included: each with an id of its own.
+    expect(new Set(a.payloads.map((line) => line.split(' ')[0])).size).toBe(13)
+    // A subscriber on B filtering on the new directory hears of A's file itself.
+    expect((await take(onB, 1))[0]?.split(' ')[1]).toBe('/order/0.txt')
+    onB.close()
   })
 })
