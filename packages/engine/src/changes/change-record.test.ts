@@ -5,7 +5,8 @@ import { parseChangeRecord, recordChanges, trimmedRecordOps } from './change-rec
 import type { DatabaseChange } from './database-change'
 
 const move = (ref: string) => ({ ref })
-const written = (path: string, fork?: string): DatabaseChange => ({
+type Written = Extract<DatabaseChange, { type: 'entries_created' }>
+const written = (path: string, fork?: string): Written => ({
   type: 'entries_created',
   at: 5,
   fork,
@@ -35,8 +36,9 @@ describe('change records', () => {
     // HEAD's changes take the sequence of its last move (10); its first move (7) holds none.
     expect(group.ops.map((op) => op.key)).toEqual([7, 8, 9, 10].map(changeRecordKey))
     expect(text(group.ops[0])).toBe('{"changes":[]}')
-    expect(group.changes.map((c) => `${c.seq} ${'entries' in c ? c.entries[0]?.path : c.type}`))
-      .toEqual(['8 /f', '9 version_created', '10 /x', '10 /y'])
+    expect(
+      group.changes.map((c) => `${c.seq} ${'entries' in c ? c.entries[0]?.path : c.type}`),
+    ).toEqual(['8 /f', '9 version_created', '10 /x', '10 /y'])
     expect(group.diffed).toEqual([])
     // Only a change's own fields, so every node reports the same objects.
     expect(group.changes[2]).toEqual({ ...written('/x'), seq: 10 })
@@ -56,8 +58,9 @@ describe('change records', () => {
     expect(group.diffed).toEqual([1])
     // The group's own changes still, for a node that does not diff (embedded).
     expect(group.changes.map((c) => c.seq)).toEqual([1, 2])
-    expect(parseChangeRecord(group.ops[0]?.type === 'put' ? group.ops[0].value : new Uint8Array()))
-      .toBeUndefined()
+    expect(
+      parseChangeRecord(group.ops[0]?.type === 'put' ? group.ops[0].value : new Uint8Array()),
+    ).toBeUndefined()
     for (const bad of ['', '{', '{"changes":[{"type":"x"}]}', '{"changes":7}'])
       expect(parseChangeRecord(new TextEncoder().encode(bad))).toBeUndefined()
   })

@@ -125,7 +125,13 @@ function plainChange(change: DatabaseChange): DatabaseChange {
       }
     case 'version_created': {
       const { kind, name, metadata } = change
-      return { type: change.type, ...base, kind, name, ...(metadata === undefined ? {} : { metadata }) }
+      return {
+        type: change.type,
+        ...base,
+        kind,
+        name,
+        ...(metadata === undefined ? {} : { metadata }),
+      }
     }
     case 'version_promoted':
       return { type: change.type, ...base, previous: change.previous, cause: change.cause }
