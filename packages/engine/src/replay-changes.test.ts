@@ -4,9 +4,10 @@ import { collect, openMemoryDatabase, rejectsWith } from '../test/engine-test-ki
 import { unclosedView } from '../test/support/shared-meta-store'
 import { Database } from './database'
 import type { EngineCore } from './engine-core'
-import { CHANGE_RECORD_RANGE, parseChangeRecordKey } from './meta/keys'
+import { CHANGE_RECORD_RANGE, changeRecordKey, parseChangeRecordKey } from './meta/keys'
 import { createLevelMetaStore } from './meta/level-meta-store'
 import type { SequencedChange } from './changes/database-change'
+import { CHANGE_RECORD_LIMIT } from './changes/change-record'
 import { changeLogId, replayChanges } from './replay-changes'
 
 const coreOf = (db: Database) => (db as unknown as { core: EngineCore }).core
@@ -68,6 +69,19 @@ describe('change positions and replay (embedded)', () => {
     expect(await replay(db, 0)).toEqual(seen)
   })
 
+  it('replays a move without its record (an older commit) as the diff of its versions', async () => {
+    const { db, level } = await openMemoryDatabase()
+    closing.push(() => db.close())
+    await db.writeFile('/order/0.txt', '0')
+    await db.writeFile('/order/1.txt', '1')
+    const metaSpace = level.sublevel<string, Uint8Array>('meta', { valueEncoding: 'view' })
+    await metaSpace.del(changeRecordKey(1))
+    expect((await replay(db, 0)).map(brief)).toEqual([
+      '1 entries_created /order',
+      '2 entries_created /order/1.txt',
+    ])
+  })
+
   it('answers NOT_FOUND once the log no longer holds the position, or not yet', async () => {
     const { db, level } = await openMemoryDatabase(1_700_000_000_000, { versionLogLimit: 3 })
     closing.push(() => db.close())
@@ -112,5 +126,34 @@ describe('change positions and replay (shared)', () => {
     // Replayed on the node that did not write them, after a position the other reported.
     expect((await replay(b, 1)).map(brief)).toEqual(onA.slice(1).map(brief))
     expect((await replay(a, 2)).map(brief)).toEqual(onB.slice(2).map(brief))
+  })
+
+  it('reports past the record limit the diff of the move, on the committing node too', async () => {
+    const level = new MemoryLevel<string, Uint8Array>({ valueEncoding: 'view' })
+    await level.open()
+    const meta = createLevelMetaStore(level)
+    const a = await Database.open({ meta: unclosedView(meta), shared: true, sharedPollMs: 5 })
+    const b = await Database.open({ meta: unclosedView(meta), shared: true, sharedPollMs: 5 })
+    closing.push(async () => {
+      await a.close()
+      await b.close()
+      await meta.close()
+    })
+    const onA: SequencedChange[] = []
+    const onB: SequencedChange[] = []
+    a.onChange((change) => onA.push(change))
+    b.onChange((change) => onB.push(change))
+    const count = CHANGE_RECORD_LIMIT + 1
+    const files = Array.from({ length: count }, (_, i) => ({
+      path: `/bulk/d${i % 100}/f${i}.txt`,
+      data: `${i}`,
+    }))
+    expect((await a.writeFiles(files)).versions).toBe(1)
+    await a.writeFile('/bulk/after.txt', 'after')
+    await until('both changes on both', () => onA.length >= 2 && onB.length >= 2)
+    // The diff: the new directory, not its 10,001 files; then the recorded write.
+    expect(onA.map(brief)).toEqual(['1 entries_created /bulk', '2 entries_created /bulk/after.txt'])
+    expect(onB).toEqual(onA)
+    expect((await replay(b, 0)).map(brief)).toEqual(onA.map(brief))
   })
 })
