@@ -68,9 +68,11 @@ const RETRY_MS = 1000
  * The change feed of a shared database, in version log order: this node's groups as they
  * commit, and the moves of other nodes that reloads bring in, read from the version log and
  * reported as their commit recorded them (so every node reports the same changes), or as
- * {@link changesOfMove} builds them when no record says (too many entries, older commits). A cursor (the last sequence reported) makes
- * each move reported once: a local group whose moves a reload already installed is reported
- * once, at its place; a move read while an earlier one is still being diffed waits its turn.
+ * {@link changesOfMove} builds them when no record says (too many entries, older commits);
+ * this node's sequences past the record's limit are diffed alike. A cursor (the last
+ * sequence reported) makes each move reported once: a local group whose moves a reload
+ * already installed is reported once, at its place; a move read while an earlier one is
+ * still being diffed waits its turn.
  * A local batch in flight holds its sequences until it settles, since only then is it known
  * whether they are this node's (reported with the group's own changes) or another node's.
  *
