@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import { chunkStream } from '@svcdb/engine/chunking'
 import { decodeSseStream } from '@svcdb/events/sse'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { client, login, startServerProcess } from '../kit'
@@ -211,6 +212,38 @@ describe('two nodes sharing one database', () => {
     expect((await apiA.delete('/system/cron/each-minute')).status).toBe(200)
     await c.stop()
   }, 90_000)
+
+  it('spares in GC on A the chunks B uploaded for a commit still to come', async () => {
+    const body = randomBytes(300 * 1024)
+    const chunks: { hash: string; size: number }[] = []
+    for await (const chunk of chunkStream(
+      (async function* () {
+        yield body
+      })(),
+    )) {
+      const hash = createHash('sha256').update('chunk:').update(chunk).digest('hex')
+      const put = await fetch(`${b.url}/uploads/chunks/${hash}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokenB}` },
+        body: new Uint8Array(chunk),
+      })
+      expect([200, 201]).toContain(put.status)
+      chunks.push({ hash, size: chunk.length })
+    }
+    expect(chunks.length).toBeGreaterThan(1)
+    const gc = await apiA.post('/system/gc')
+    expect(gc.status).toBe(200)
+    const content = createHash('sha256').update('content:')
+    for (const { hash } of chunks) content.update(Buffer.from(hash, 'hex'))
+    const committed = await apiB.post('/uploads/commit', {
+      path: '/gc/late.bin',
+      chunks,
+      hash: content.digest('hex'),
+    })
+    expect(committed.status).toBe(201)
+    const read = await apiA.get('/files/gc/late.bin')
+    expect(Buffer.from(await read.arrayBuffer()).equals(body)).toBe(true)
+  })
 
   it('warns when a node starts with the id of a live one', async () => {
     const twin = await start(2)
