@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { SequencedChange } from '../../changes/database-change'
 import type { Database } from '../../database'
+import type { SequencedChange } from '../../index'
 import { collect } from '../meta-store-conformance/async-results'
 import type { SharedDatabaseSuiteContext } from './fixture'
 
