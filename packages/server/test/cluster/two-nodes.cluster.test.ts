@@ -132,6 +132,41 @@ describe('two nodes sharing one database', () => {
     expect(seen).toEqual(paths)
   })
 
+  it('resumes on B, with Last-Event-ID, a stream begun on A', async () => {
+    const open = (url: string, token: string, lastEventId?: string) =>
+      fetch(`${url}/system/events?events=entries_created,events_lost&path_prefix=/resume/`, {
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+        },
+      })
+    type Envelope = {
+      event_id: string
+      event_type: string
+      payload: { entries?: { path: string }[] }
+    }
+    const next = async (events: AsyncGenerator<unknown>) =>
+      JSON.parse(((await events.next()).value as { data: string }).data) as Envelope
+    const first = decodeSseStream((await open(a.url, tokenA)).body as ReadableStream<Uint8Array>)
+    expect((await apiA.put('/files/resume/1.txt', text('1'))).status).toBe(201)
+    const seen = await next(first)
+    expect(seen.payload.entries?.map((e) => e.path)).toEqual(['/resume/1.txt'])
+    await first.return(undefined)
+    // Missed while disconnected, written through both nodes.
+    expect((await apiB.put('/files/resume/2.txt', text('2'))).status).toBe(201)
+    expect((await apiA.put('/files/resume/3.txt', text('3'))).status).toBe(201)
+    const resumed = decodeSseStream(
+      (await open(b.url, tokenB, seen.event_id)).body as ReadableStream<Uint8Array>,
+    )
+    const after = [await next(resumed), await next(resumed)]
+    await resumed.return(undefined)
+    expect(after.map((e) => e.event_type)).toEqual(['entries_created', 'entries_created'])
+    expect(after.flatMap((e) => e.payload.entries?.map((entry) => entry.path))).toEqual([
+      '/resume/2.txt',
+      '/resume/3.txt',
+    ])
+  })
+
   it('names each node in /system/stats, with counts of the whole database', async () => {
     const statsOf = async (api: Api) =>
       (await (await api.get('/system/stats')).json()) as {
