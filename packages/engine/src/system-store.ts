@@ -66,13 +66,11 @@ export function createSystemStore(
             }
           : { type: 'del', space: 'sys', key: systemKey(namespace, op.key) },
       )
-      const guards = options.guards?.map(
-        (guard): MetaGuard => ({
-          space: 'sys',
-          key: systemKey(namespace, guard.key),
-          expect: guard.expect === null ? null : encoder.encode(guard.expect),
-        }),
-      )
+      const guards = options.guards?.map((guard): MetaGuard => ({
+        space: 'sys',
+        key: systemKey(namespace, guard.key),
+        expect: guard.expect === null ? null : encoder.encode(guard.expect),
+      }))
       await meta.batch(metaOps, {
         sync: options.sync ?? true,
         ...(guards === undefined ? {} : { guards }),
