@@ -152,6 +152,26 @@ describe('task runners on several nodes sharing one store', () => {
     expect((await store.list()).map((t) => t.status)).toEqual(['completed', 'completed'])
   })
 
+  it('recovers a dead node’s task while wakes keep coming faster than the poll', async () => {
+    // Other nodes' writes wake a runner about every second, more often than it polls.
+    const { clock, store, dead, node } = cluster()
+    const a = node('a')
+    const b = node('b')
+    await a.runner.start()
+    await b.runner.start()
+    const task = await a.runner.enqueue('work', {})
+    await clock.flush()
+    expect(a.work.order).toEqual([task.id])
+    dead.add('a')
+    for (let i = 0; i < 8 && b.work.order.length === 0; i++) {
+      await clock.advance(POLL_MS / 2)
+      b.runner.wake()
+      await clock.flush()
+    }
+    expect(b.work.order).toEqual([task.id])
+    expect(await store.get(task.id)).toMatchObject({ status: 'running', owner: 'b' })
+  })
+
   it('recovers its own node id’s running tasks at start (a restarted process)', async () => {
     const { clock, store, node } = cluster()
     const before = node('a')

@@ -203,7 +203,8 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
 
   /**
    * Takes in what other nodes did to the store; in the queue. Dead nodes' tasks are looked
-   * for on the timer only: a wake may come at every commit of a shared database.
+   * for at most once per `pollMs` (`timed`), however often wakes come: a wake may come at
+   * every commit of a shared database, and steady wakes must not put recovery off.
    */
   const sync = async (timed: boolean): Promise<void> => {
     if (!started) return

@@ -4,7 +4,10 @@ import type { Clock } from '../clock'
 export interface PollLoop {
   /** Runs the job now (or once more after the run in progress), then re-arms the timer. */
   wake(): void
-  /** Sets the timer afresh; does nothing without `pollMs` or while not running. */
+  /**
+   * Sets the timer for the next timed run, `pollMs` after the last one: wakes never put it
+   * off. Does nothing without `pollMs` or while not running.
+   */
   arm(): void
   /** Cancels the timer (a run in progress finishes). */
   cancel(): void
@@ -17,7 +20,10 @@ export interface PollLoopOptions {
   pollMs: number | undefined
   /** Whether the loop may run (the runner is started). */
   running(): boolean
-  /** The job; `timed` when the timer fired since its last run. Should not throw. */
+  /**
+   * The job; `timed` when `pollMs` has passed since the last timed run (or the timer fired),
+   * whether this run came from the timer or a wake. Should not throw.
+   */
   job(timed: boolean): Promise<void>
 }
 
@@ -31,6 +37,8 @@ export function createPollLoop(options: PollLoopOptions): PollLoop {
   let busy = false
   let again = false
   let timed = false
+  // When the last timed run began; the first period counts from the first arm.
+  let lastTimed: number | undefined
 
   const cancel = (): void => {
     cancelTimer?.()
@@ -39,11 +47,16 @@ export function createPollLoop(options: PollLoopOptions): PollLoop {
   const arm = (): void => {
     cancel()
     if (!options.running() || pollMs === undefined) return
+    lastTimed ??= clock.now()
+    // Counted from the last timed run, not from now: steady wakes must not starve it.
+    const delay = Math.max(0, lastTimed + pollMs - clock.now())
     cancelTimer = clock.setTimer(() => {
       timed = true
       wake()
-    }, pollMs)
+    }, delay)
   }
+  const due = (): boolean =>
+    pollMs !== undefined && lastTimed !== undefined && clock.now() - lastTimed >= pollMs
   function wake(): void {
     if (!options.running()) return
     if (busy) {
@@ -55,8 +68,9 @@ export function createPollLoop(options: PollLoopOptions): PollLoop {
       try {
         do {
           again = false
-          const wasTimed = timed
+          const wasTimed = timed || due()
           timed = false
+          if (wasTimed) lastTimed = clock.now()
           await options.job(wasTimed)
         } while (again && options.running())
       } finally {
