@@ -17,40 +17,38 @@ export interface NodeHeartbeatOptions {
 /**
  * Records this node in the cluster now and every {@link NODE_HEARTBEAT_MS} (its URL and
  * version), and, on a shared database, keeps the synchronous `db.stats()` behind the metrics
- * pulse at most that old. Resolves after the first heartbeat with the function that stops
- * both; an embedded server's cluster is itself alone, so nothing runs there.
+ * pulse at most that old. Resolves after the first heartbeat landed (it rejects when that one
+ * fails: peers would take a node they never heard from for dead, and its tasks over) with the
+ * function that stops both. A beat still running when the next is due is not doubled. An
+ * embedded server's cluster is itself alone, so nothing runs there.
  */
 export async function startNodeHeartbeat(
   opened: Pick<OpenedDatabase, 'cluster' | 'db' | 'shared'>,
   options: NodeHeartbeatOptions,
 ): Promise<() => Promise<void>> {
   if (!opened.shared) return () => Promise.resolve()
-  let inFlight: Promise<void> = Promise.resolve()
-  const beat = () => {
+  const beat = async () => {
     const url = options.url()
-    inFlight = Promise.all([
+    await Promise.all([
       opened.cluster.heartbeat({ version: options.version, ...(url === '' ? {} : { url }) }),
       opened.db.refresh(),
-    ]).then(
-      () => undefined,
-      (err: unknown) => options.onError(err),
-    )
-    return inFlight
+    ])
   }
   // Node ids tell whose tasks are whose: two live nodes with one id would take over each
   // other's work. A node restarted within the staleness window also shows here.
-  try {
-    const same = (await opened.cluster.nodes()).find(
-      (node) => node.id === opened.cluster.nodeId && node.alive,
-    )
-    if (same !== undefined) options.onDuplicateId(same)
-  } catch (err) {
-    options.onError(err)
-  }
-  // Other nodes take a node they have not heard from for dead (and its tasks over): beat once
-  // before this one claims anything.
+  const same = (await opened.cluster.nodes()).find(
+    (node) => node.id === opened.cluster.nodeId && node.alive,
+  )
+  if (same !== undefined) options.onDuplicateId(same)
   await beat()
-  const timer = setInterval(beat, NODE_HEARTBEAT_MS)
+  let inFlight: Promise<void> | undefined
+  const timer = setInterval(() => {
+    inFlight ??= beat()
+      .catch(options.onError)
+      .finally(() => {
+        inFlight = undefined
+      })
+  }, NODE_HEARTBEAT_MS)
   timer.unref()
   return async () => {
     clearInterval(timer)
