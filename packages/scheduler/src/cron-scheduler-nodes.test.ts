@@ -2,33 +2,27 @@ import { describe, expect, it } from 'vitest'
 import { createMemoryScheduleStore } from './memory-schedule-store'
 import { createMemoryTaskStore } from './memory-task-store'
 import type { ScheduleStore } from './schedule-store'
+import type { TaskStore } from './task-store'
 import { createScheduler } from './scheduler'
 import { createFakeClock } from './testing/fake-clock'
 
 const MINUTE = 60_000
 const T0 = Date.UTC(2026, 0, 1)
 
-/** Schedulers on one clock and one pair of stores, each a node; `claims` is shared by all. */
-function cluster(options: { claim?: boolean; scheduleStore?: ScheduleStore } = {}) {
+/** Schedulers on one clock and one pair of stores, each a node (without node ids: `shared: false`). */
+function cluster(options: { shared?: boolean; scheduleStore?: ScheduleStore } = {}) {
   const clock = createFakeClock(T0)
   const taskStore = createMemoryTaskStore()
   const scheduleStore = options.scheduleStore ?? createMemoryScheduleStore()
-  const claimed = new Set<string>()
-  // What Leases.claim gives: the first caller per (job, slot) wins.
-  const claimSlot = async (id: string, slot: number) => {
-    const key = `cron:${id}@${slot}`
-    if (claimed.has(key)) return false
-    claimed.add(key)
-    return true
-  }
-  const node = (nodeId: string) => {
+  const node = (
+    nodeId: string,
+    stores: { taskStore?: TaskStore; scheduleStore?: ScheduleStore } = {},
+  ) => {
     const scheduler = createScheduler({
       clock,
-      taskStore,
-      scheduleStore,
-      nodeId,
-      pollMs: 10 * MINUTE,
-      ...(options.claim === false ? {} : { claimSlot }),
+      taskStore: stores.taskStore ?? taskStore,
+      scheduleStore: stores.scheduleStore ?? scheduleStore,
+      ...(options.shared === false ? {} : { nodeId, pollMs: 10 * MINUTE }),
     })
     scheduler.tasks.register('gc', async () => 'collected')
     return scheduler
@@ -36,10 +30,13 @@ function cluster(options: { claim?: boolean; scheduleStore?: ScheduleStore } = {
   return { clock, taskStore, scheduleStore, node }
 }
 
+/** A promise that never settles: the node waiting on it has died. */
+const never = () => new Promise<never>(() => {})
+
 describe('cron schedulers on several nodes sharing the stores', () => {
   /** Ten minutes of an every-minute schedule, both nodes ticking at once each minute. */
-  async function tenMinutes(claim: boolean) {
-    const { clock, taskStore, scheduleStore, node } = cluster({ claim })
+  async function tenMinutes(shared: boolean) {
+    const { clock, taskStore, scheduleStore, node } = cluster({ shared })
     const a = node('a')
     const b = node('b')
     await a.cron.create({
@@ -72,9 +69,71 @@ describe('cron schedulers on several nodes sharing the stores', () => {
     expect(tasks.map((t) => t.id)).toContain(schedule?.lastTaskId)
   })
 
-  it('enqueues a slot on every node without claimSlot (what claimSlot prevents)', async () => {
+  it('enqueues a slot on every node without node ids (what they prevent)', async () => {
     const { tasks } = await tenMinutes(false)
     expect(tasks.length).toBeGreaterThan(10)
+  })
+
+  it('enqueues the run of a node that died after reading the due schedule', async () => {
+    const { clock, taskStore, scheduleStore, node } = cluster()
+    // A dies at its first task write: after it saw the run due, before it enqueued it.
+    const a = node('a', { taskStore: { ...taskStore, put: never, putIf: never } })
+    const b = node('b')
+    await b.cron.create({
+      id: 'hourly',
+      schedule: '0 * * * *',
+      taskType: 'gc',
+      args: {},
+      enabled: true,
+    })
+    await clock.advance(60 * MINUTE)
+    void a.cron.tick()
+    await clock.flush()
+    const [task] = await b.cron.tick()
+    expect(task?.scheduleId).toBe('hourly')
+    expect(await taskStore.list({ scheduleId: 'hourly' })).toHaveLength(1)
+    expect(await scheduleStore.get('hourly')).toMatchObject({ lastTaskId: task?.id })
+  })
+
+  it('does not enqueue again the run of a node that died before moving the schedule on', async () => {
+    const { clock, taskStore, scheduleStore, node } = cluster()
+    // A enqueues, then dies at its schedule write; B runs A's task to its end meanwhile.
+    const a = node('a', { scheduleStore: { ...scheduleStore, put: never, putIf: never } })
+    const b = node('b')
+    await b.cron.create({
+      id: 'hourly',
+      schedule: '0 * * * *',
+      taskType: 'gc',
+      args: {},
+      enabled: true,
+    })
+    await b.tasks.start()
+    await clock.advance(60 * MINUTE)
+    void a.cron.tick()
+    await clock.flush()
+    const [first] = await taskStore.list({ scheduleId: 'hourly' })
+    b.tasks.wake()
+    await clock.flush()
+    expect(await taskStore.get(first?.id ?? '')).toMatchObject({ status: 'completed' })
+    expect(await b.cron.tick()).toEqual([])
+    expect(await taskStore.list({ scheduleId: 'hourly' })).toHaveLength(1)
+    expect(await scheduleStore.get('hourly')).toMatchObject({ nextRunAt: T0 + 120 * MINUTE })
+    await b.stop()
+  })
+
+  it('keeps a single node’s task ids generated, not derived from the slot', async () => {
+    const clock = createFakeClock(T0)
+    const scheduler = createScheduler({ clock, generateId: () => 'generated' })
+    scheduler.tasks.register('gc', async () => 'collected')
+    await scheduler.cron.create({
+      id: 'hourly',
+      schedule: '0 * * * *',
+      taskType: 'gc',
+      args: {},
+      enabled: true,
+    })
+    await clock.advance(60 * MINUTE)
+    expect((await scheduler.cron.tick()).map((t) => t.id)).toEqual(['generated'])
   })
 
   it('enqueues one task per slot with both cron loops running', async () => {

@@ -5,6 +5,7 @@ import { isSchedulerError, SchedulerError } from './errors'
 import { guardScheduleStore } from './internal/guarded-stores'
 import { checkEnabled, checkScheduleId, checkTaskType } from './internal/schedule-fields'
 import { writeSchedule } from './internal/schedule-writes'
+import { slotTaskId } from './internal/slot-task-id'
 import { createSerialQueue } from './internal/serial-queue'
 import { createMemoryScheduleStore } from './memory-schedule-store'
 import type { ScheduleStore } from './schedule-store'
@@ -44,13 +45,13 @@ export interface CronSchedulerOptions {
   /** Called with failures no caller can receive, such as a failed enqueue of a due run. */
   onError?: (error: SchedulerError) => void
   /**
-   * Claims the run of schedule `scheduleId` due at `slotMs` for this node, when cron
-   * schedulers on several nodes share the stores: only the node it resolves `true` for
-   * enqueues that run. Exactly one caller per (schedule, slot) must get `true`, for
-   * example through `Leases.claim('cron:' + scheduleId, slotMs, ttlMs)` of `@svcdb/engine`.
-   * Without it, every scheduler enqueues every due run.
+   * Set when cron schedulers on several nodes share the stores (`createScheduler` sets it
+   * when given a `nodeId`): the task of each due run gets an id derived from the schedule id
+   * and the due time, and is created only if no task has it, so exactly one node enqueues
+   * each run, and a run whose enqueue failed or whose node died is enqueued by the next
+   * tick of any node. Without it, every scheduler enqueues every due run.
    */
-  claimSlot?: (scheduleId: string, slotMs: number) => Promise<boolean>
+  shared?: boolean
 }
 
 /** Cron schedules: create, read, update, delete, and the loop that enqueues their runs. */
@@ -159,14 +160,22 @@ export function createCronScheduler(options: CronSchedulerOptions): CronSchedule
       id,
     })
 
-  /** Enqueues the due run of `schedule` unless another node claimed it or a task is pending. */
+  /** Enqueues the due run of `schedule` unless a task of it is pending or another node did. */
   const runDue = async (schedule: CronSchedule, slot: number): Promise<Task | undefined> => {
-    if (options.claimSlot !== undefined && !(await options.claimSlot(schedule.id, slot))) {
-      return undefined
-    }
     const pending = await runner.list({ status: ['pending'], scheduleId: schedule.id })
     if (pending.length > 0) return undefined
-    return runner.enqueue(schedule.taskType, schedule.args, { scheduleId: schedule.id })
+    const { taskType, args, id: scheduleId } = schedule
+    if (!options.shared) return runner.enqueue(taskType, args, { scheduleId })
+    try {
+      return await runner.enqueue(taskType, args, {
+        scheduleId,
+        id: slotTaskId(scheduleId, slot),
+      })
+    } catch (err) {
+      // Another node enqueued this run first.
+      if (isSchedulerError(err, 'CONFLICT')) return undefined
+      throw err
+    }
   }
 
   const tickJob = async (): Promise<Task[]> => {

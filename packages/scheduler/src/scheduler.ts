@@ -1,9 +1,5 @@
 import { systemClock } from './clock'
-import {
-  type CronScheduler,
-  type CronSchedulerOptions,
-  createCronScheduler,
-} from './cron-scheduler'
+import { type CronScheduler, createCronScheduler } from './cron-scheduler'
 import type { ScheduleStore } from './schedule-store'
 import { createTaskRunner } from './task-runner'
 import type { TaskRunner, TaskRunnerOptions } from './task-runner-types'
@@ -16,8 +12,6 @@ export interface SchedulerOptions extends Omit<TaskRunnerOptions, 'store'> {
   scheduleStore?: ScheduleStore
   /** The longest the cron loop sleeps between checks (default 60 s). */
   maxSleepMs?: number
-  /** Claims each due cron slot for one node of several (see `CronSchedulerOptions.claimSlot`). */
-  claimSlot?: CronSchedulerOptions['claimSlot']
 }
 
 /** The task runner and the cron scheduler, sharing one clock, started and stopped together. */
@@ -43,7 +37,7 @@ export interface Scheduler {
  * const { id, taskType, status } = await scheduler.tasks.enqueue('gc', { dry_run: false })
  */
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
-  const { taskStore, scheduleStore, maxSleepMs, claimSlot, ...runnerOptions } = options
+  const { taskStore, scheduleStore, maxSleepMs, ...runnerOptions } = options
   const clock = options.clock ?? systemClock
   const tasks = createTaskRunner({
     ...runnerOptions,
@@ -55,7 +49,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     clock,
     ...(scheduleStore === undefined ? {} : { store: scheduleStore }),
     ...(maxSleepMs === undefined ? {} : { maxSleepMs }),
-    ...(claimSlot === undefined ? {} : { claimSlot }),
+    // Several nodes share the stores: each due cron run is enqueued by exactly one.
+    ...(options.nodeId === undefined ? {} : { shared: true }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   })
   return {

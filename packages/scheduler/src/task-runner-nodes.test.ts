@@ -251,6 +251,25 @@ describe('task runners on several nodes sharing one store', () => {
     expect(done).toMatchObject({ status: 'completed', result: 7 })
   })
 
+  it('creates a task of a given id on exactly one of two nodes, CONFLICT on the other', async () => {
+    const { node } = cluster()
+    const a = node('a')
+    const b = node('b')
+    const results = await Promise.allSettled([
+      a.runner.enqueue('work', { from: 'a' }, { id: 'slot-1' }),
+      b.runner.enqueue('work', { from: 'b' }, { id: 'slot-1' }),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+    const failed = results.find((r) => r.status === 'rejected')
+    expect(isSchedulerError(failed?.reason, 'CONFLICT')).toBe(true)
+    // Over a store without putIf, the runner alone writes: it looks first.
+    const { putIf: _putIf, ...plain } = createMemoryTaskStore()
+    const alone = createTaskRunner({ store: plain })
+    alone.register('work', async () => undefined)
+    expect(await alone.enqueue('work', {}, { id: 'x' })).toMatchObject({ id: 'x' })
+    await expect(alone.enqueue('work', {}, { id: 'x' })).rejects.toMatchObject({ code: 'CONFLICT' })
+  })
+
   it('refuses a node id over a store without compare-and-set', () => {
     const { putIf: _putIf, ...plain } = createMemoryTaskStore()
     expect(() => createTaskRunner({ store: plain, nodeId: 'a' })).toThrow(/putIf/)

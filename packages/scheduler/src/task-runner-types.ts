@@ -52,6 +52,12 @@ export interface RegisterOptions<A> {
 export interface EnqueueOptions {
   /** The cron schedule enqueuing the task. */
   scheduleId?: string
+  /**
+   * The task's id instead of a generated one. The task is then created only if no task has
+   * this id (with `putIf` when the store has it, so of several nodes exactly one creates it);
+   * otherwise `enqueue` fails with `CONFLICT`.
+   */
+  id?: string
 }
 
 /** The task queue: a handler registry, enqueue, list, get, cancel, and the loop that runs tasks. */
@@ -70,7 +76,10 @@ export interface TaskRunner {
   handles(taskType: string): boolean
   /** The arguments a task of `taskType` would get (`UNKNOWN_TASK_TYPE`, `INVALID_ARGS`). */
   parseArgs(taskType: string, args: unknown): Record<string, unknown>
-  /** Stores a new `pending` task and returns it (`UNKNOWN_TASK_TYPE`, `INVALID_ARGS`). */
+  /**
+   * Stores a new `pending` task and returns it (`UNKNOWN_TASK_TYPE`, `INVALID_ARGS`, and
+   * `CONFLICT` when `options.id` is taken).
+   */
   enqueue(taskType: string, args: unknown, options?: EnqueueOptions): Promise<Task>
   /** The task with that id, with live progress (`NOT_FOUND`). */
   get(id: string): Promise<Task>

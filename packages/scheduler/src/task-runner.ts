@@ -277,9 +277,12 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
 
     async enqueue(taskType, args, enqueueOptions = {}) {
       const parsedArgs = handlers.require(taskType).parseArgs(args)
-      const { scheduleId } = enqueueOptions
+      const { scheduleId, id } = enqueueOptions
+      if (id !== undefined && (typeof id !== 'string' || id === '')) {
+        throw new TypeError(`a task id must be a non-empty string, got ${JSON.stringify(id)}`)
+      }
       const task: Task = {
-        id: generateId(),
+        id: id ?? generateId(),
         taskType,
         status: 'pending',
         args: parsedArgs,
@@ -287,7 +290,17 @@ export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
         createdAt: clock.now(),
         ...(scheduleId === undefined ? {} : { scheduleId }),
       }
-      await queue.run(() => store.put(task))
+      await queue.run(async () => {
+        if (id === undefined) return store.put(task)
+        // Without putIf the store has one writer, this queue, so looking first is enough.
+        const created =
+          store.putIf === undefined
+            ? (await store.get(id)) === undefined && (await store.put(task), true)
+            : await store.putIf(task, undefined)
+        if (!created) {
+          throw new SchedulerError('CONFLICT', `a task with id ${id} already exists`, { id })
+        }
+      })
       notify(task)
       pump()
       return structuredClone(task)

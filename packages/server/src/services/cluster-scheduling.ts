@@ -1,29 +1,26 @@
 import type { SchedulerOptions, TaskRunner } from '@svcdb/scheduler'
 import type { OpenedDatabase } from './open-database'
 
-/** How long a node has to enqueue a cron slot it claimed before another may take the slot. */
-const CRON_CLAIM_TTL_MS = 10 * 60_000
+/**
+ * How long a reindex claim holds while unfinished: a node finishes its claim at once, so this
+ * only frees the claim of a node that died between taking and finishing it.
+ */
+const REINDEX_CLAIM_TTL_MS = 10 * 60_000
 
 /**
  * The scheduler options that make the nodes sharing a database one scheduler: tasks claimed
- * by one node (recorded as its own, recovered only when it is no longer alive) and each cron
- * slot enqueued by the one node that claimed it. None for an embedded database.
+ * by one node (recorded as its own, recovered only when it is no longer alive), and each cron
+ * run enqueued by exactly one node (the scheduler derives its task id from the schedule and
+ * the due time and creates it only if absent). None for an embedded database.
  */
 export function clusterSchedulerOptions(
-  opened: Pick<OpenedDatabase, 'cluster' | 'leases' | 'shared'>,
-): Pick<SchedulerOptions, 'nodeId' | 'isNodeAlive' | 'claimSlot'> {
+  opened: Pick<OpenedDatabase, 'cluster' | 'shared'>,
+): Pick<SchedulerOptions, 'nodeId' | 'isNodeAlive'> {
   if (!opened.shared) return {}
-  const { cluster, leases } = opened
+  const { cluster } = opened
   return {
     nodeId: cluster.nodeId,
     isNodeAlive: async (id) => (await cluster.nodes()).some((n) => n.id === id && n.alive),
-    async claimSlot(scheduleId, slot) {
-      const claim = await leases.claim(`cron:${scheduleId}`, slot, CRON_CLAIM_TTL_MS)
-      if (claim === undefined) return false
-      // Finished at once: the slot is enqueued at most once, even if this node dies next.
-      await claim.finish()
-      return true
-    },
   }
 }
 
@@ -37,7 +34,7 @@ export function clusterReindexClaim(opened: Pick<OpenedDatabase, 'leases' | 'sha
   if (!opened.shared) return {}
   return {
     async claimReindex(dir, seq) {
-      const claim = await opened.leases.claim(`reindex:${dir}`, seq, CRON_CLAIM_TTL_MS)
+      const claim = await opened.leases.claim(`reindex:${dir}`, seq, REINDEX_CLAIM_TTL_MS)
       if (claim === undefined) return false
       await claim.finish()
       return true
