@@ -1,4 +1,3 @@
-import { isEngineError } from '../errors'
 import type { MetaGuard, MetaOp, MetaStore } from '../meta/meta-store'
 import type { BlobStore } from './blob-store'
 import {
@@ -12,6 +11,7 @@ import { blobChunkKey } from './blob-chunk-key'
 import type { ChunkSweep, SweepEntry } from './chunk-sweep'
 import type { LastSeen } from './last-seen'
 import { blobLastSeenCodec } from './blob-chunk-entry'
+import { ABANDONED_TOMBSTONE, rewriteTombstones, TOMBSTONE_DELETE_MS } from './blob-tombstones'
 
 /** What a blob store's {@link ChunkSweep} uses of its store. */
 export interface BlobRemovalContext {
@@ -54,7 +54,10 @@ function sweepEntryOf(hash: Uint8Array, value: Uint8Array): SweepEntry {
  * tombstone (guarded on the entry read), then the objects are deleted, then the tombstones
  * (guarded on themselves). A stage finding a tombstone waits for it to go; `has()` and reads
  * take it for absent. A GC dying between the steps leaves tombstones, which the next GC
- * finishes (they are listed like entries, with the time their removal began).
+ * finishes (they are listed like entries, with the time their removal began). A stale one
+ * (`TOMBSTONE_STALE_MS`) a stage takes over, guarded on it, before uploading again; so the
+ * objects are deleted only while the tombstones are young (`TOMBSTONE_DELETE_MS`), else, and
+ * when the delete fails, the GC abandons them (stale at once) for the next GC.
  */
 export function blobChunkSweep(context: BlobRemovalContext): ChunkSweep {
   const { meta, blobs, lastSeen, deleting } = context
@@ -94,7 +97,21 @@ export function blobChunkSweep(context: BlobRemovalContext): ChunkSweep {
     tombstone: Uint8Array,
   ): Promise<void> {
     if (entries.length === 0) return
-    const keys = entries.map(({ hash }) => blobChunkKey(hash))
+    const hashes = entries.map(({ hash }) => hash)
+    const abandon = () =>
+      rewriteTombstones(meta, hashes, tombstone, (key) => ({
+        type: 'put',
+        space: 'chunkidx',
+        key,
+        value: ABANDONED_TOMBSTONE,
+      }))
+    // Stalled since the batch (slow store, paused process): a stage may take these tombstones
+    // over soon and upload again, so this delete could land after its upload. Leave them.
+    if (lastSeen.clock.now() - tombstoneSince(tombstone) >= TOMBSTONE_DELETE_MS) {
+      await abandon()
+      return
+    }
+    const keys = hashes.map((hash) => blobChunkKey(hash))
     const done = blobs.delete(keys)
     const settled = done.then(
       () => undefined,
@@ -104,28 +121,17 @@ export function blobChunkSweep(context: BlobRemovalContext): ChunkSweep {
     try {
       await done
     } catch (err) {
-      // The tombstones stay: the next GC deletes the objects again.
+      // Stages need not wait for these tombstones any more; the next GC deletes again.
+      await abandon().catch(() => undefined)
       throw context.ioError('delete', err)
     } finally {
       for (const key of keys) if (deleting.get(key) === settled) deleting.delete(key)
     }
-    const dels = entries.map(({ hash }) => ({
-      op: { type: 'del', space: 'chunkidx', key: hash.slice() } as const,
-      guard: { space: 'chunkidx', key: hash, expect: tombstone } as const,
+    // A stage may have taken some over (a stale tombstone): those are left alone.
+    await rewriteTombstones(meta, hashes, tombstone, (key) => ({
+      type: 'del',
+      space: 'chunkidx',
+      key,
     }))
-    try {
-      await meta.batch(
-        dels.map(({ op }) => op),
-        { sync: true, guards: dels.map(({ guard }) => guard) },
-      )
-    } catch (err) {
-      if (!isEngineError(err, 'CONFLICT')) throw err
-      // A stage that found a stale tombstone replaced one: clear the others one by one.
-      for (const { op, guard } of dels) {
-        await meta.batch([op], { sync: true, guards: [guard] }).catch((e: unknown) => {
-          if (!isEngineError(e, 'CONFLICT')) throw e
-        })
-      }
-    }
   }
 }

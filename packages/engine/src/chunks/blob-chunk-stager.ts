@@ -1,6 +1,9 @@
+import { EngineError } from '../errors'
+import { toHex } from '../internal/hex'
 import type { MetaStore } from '../meta/meta-store'
 import { blobIndexOp, isBlobTombstone, tombstoneSince } from './blob-chunk-entry'
 import type { BlobStaged } from './blob-chunk-read'
+import { takeOverTombstone, TOMBSTONE_STALE_MS, TOMBSTONE_WAIT_MS } from './blob-tombstones'
 import { assertChunkHash } from './chunk-record'
 import type { StageItem, StageResult } from './chunk-store'
 import type { LastSeen } from './last-seen'
@@ -21,11 +24,6 @@ export interface BlobStagerContext {
 
 /** How often a stage waiting for a GC's tombstone looks again, in ms. */
 const TOMBSTONE_POLL_MS = 100
-/**
- * A tombstone older than this is taken for the leftover of a GC that died between its two
- * steps: a stage then uploads the chunk again (its commit replaces the tombstone).
- */
-export const TOMBSTONE_STALE_MS = 5 * 60 * 1000
 
 interface Fresh {
   key: Uint8Array
@@ -68,7 +66,9 @@ export function createBlobStager(
   /**
    * A chunk the index holds: reused, so its `last_seen` is refreshed (guarded; losing to a
    * GC's removal means uploading again). A tombstone means a GC is deleting the object: wait
-   * until it is gone, then upload, never alongside the delete.
+   * until it is gone (at most `TOMBSTONE_WAIT_MS`), then upload, never alongside the delete.
+   * A stale one is taken over first (deleted, guarded on it): a GC listing it then loses its
+   * batch instead of deleting the new upload, and the commit's entry lands on no tombstone.
    */
   async function settleIndexed(
     item: Fresh,
@@ -76,12 +76,22 @@ export function createBlobStager(
     seen: LastSeen,
   ): Promise<BlobStaged | undefined> {
     let value: Uint8Array | undefined = found
+    let waitUntil: number | undefined
     for (;;) {
       if (value === undefined) return upload(item.key, item.bytes)
       if (isBlobTombstone(value)) {
-        if (tombstoneSince(value) < seen.clock.now() - TOMBSTONE_STALE_MS)
-          return upload(item.key, item.bytes)
-        await new Promise((resolve) => setTimeout(resolve, TOMBSTONE_POLL_MS))
+        const now = seen.clock.now()
+        if (tombstoneSince(value) < now - TOMBSTONE_STALE_MS) {
+          if (await takeOverTombstone(meta, item.key, value)) return upload(item.key, item.bytes)
+        } else {
+          waitUntil ??= now + TOMBSTONE_WAIT_MS
+          if (now >= waitUntil)
+            throw new EngineError(
+              'CONFLICT',
+              `chunk ${toHex(item.key)} is being removed by a garbage collection; try again`,
+            )
+          await new Promise((resolve) => setTimeout(resolve, TOMBSTONE_POLL_MS))
+        }
         assertOpen()
         value = await meta.get('chunkidx', item.key)
         continue

@@ -37,12 +37,17 @@ export interface LastSeen {
    * `refreshMs`: a write guarded on `value`, so a GC removing the entry meanwhile (guarded on
    * the same value) and this refresh never both succeed. Returns the entry as stored after,
    * or `undefined` when the chunk turned out removed (or being removed).
+   *
+   * A lost write is retried on a fresh read, which usually settles it (the winner stamped it
+   * fresh, or a GC removed it). Only writers that keep putting a stale stamp make it give up,
+   * after `REFRESH_ATTEMPTS`, with a retryable `CONFLICT`: answering "present" from a stale
+   * stamp is not safe (the GC may remove the chunk before the caller's commit names it).
    */
   refresh(hash: Uint8Array, value: Uint8Array): Promise<Uint8Array | undefined>
 }
 
-/** Writes racing one entry before a refresh gives up (GC and other nodes' refreshes). */
-const REFRESH_ATTEMPTS = 5
+/** Writes lost before a refresh gives up (each loss means another writer won; see `refresh`). */
+const REFRESH_ATTEMPTS = 8
 
 /** Resolves {@link LastSeenOptions} for a store keeping its entries in `space` of `meta`. */
 export function createLastSeen(
@@ -77,7 +82,7 @@ export function createLastSeen(
           if (attempt === REFRESH_ATTEMPTS)
             throw new EngineError(
               'CONFLICT',
-              `the last_seen of chunk ${Buffer.from(hash).toString('hex')} kept changing; try again`,
+              `the last_seen of chunk ${Buffer.from(hash).toString('hex')} kept changing (${attempt} refreshes lost); try again`,
               { cause: err },
             )
         }

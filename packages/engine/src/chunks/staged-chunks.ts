@@ -1,3 +1,4 @@
+import { isEngineError } from '../errors'
 import type { MetaOp, MetaStore } from '../meta/meta-store'
 import { assertChunkHash } from './chunk-record'
 import type { ChunkStore } from './chunk-store'
@@ -43,7 +44,14 @@ export function stagedChunks<T>(
       assertOpen()
       assertChunkHash(hash)
       if (opts?.committed !== true && (await table.settled(hash)) !== undefined) return true
-      return (await committedEntry(hash)) !== undefined
+      try {
+        return (await committedEntry(hash)) !== undefined
+      } catch (err) {
+        // The refresh kept losing: "absent" is safe (the caller stores it again, and a stage
+        // settles any race), "present" from a stale stamp is not.
+        if (isEngineError(err, 'CONFLICT')) return false
+        throw err
+      }
     },
 
     async rawSize(hash, opts) {
