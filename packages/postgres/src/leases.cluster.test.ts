@@ -121,6 +121,42 @@ describe('createPostgresLeases', () => {
     }
   })
 
+  it('forgets claims whose lease ended over 7 days ago, pruning at most hourly', async () => {
+    const { schema, a, b } = await twoNodes()
+    const table = `"${schema}".lease_claims`
+    /** A claim of `job` slot 1 as a node would have left it, its lease ended `age` ago. */
+    const insert = (job: string, age: string, done = true) =>
+      admin.query(
+        `INSERT INTO ${table} (job, slot, node, claim_id, lease_until, done)
+           VALUES ($1, 1, 'node-old', $1, now() - $2::interval, $3)`,
+        [job, age, done],
+      )
+    const jobs = async () =>
+      (await admin.query<{ job: string }>(`SELECT job FROM ${table} ORDER BY job`)).rows.map(
+        (row) => row.job,
+      )
+    try {
+      await insert('cron:old', '8 days')
+      await insert('cron:dead-old', '8 days', false)
+      await insert('cron:recent', '6 days')
+      // The first claim of a Leases object prunes.
+      expect(await a.claim('fresh', 1, 60_000)).toBeDefined()
+      expect(await jobs()).toEqual(['cron:recent', 'fresh'])
+      // A slot forgotten may be granted again; a recent finished one never is.
+      expect(await b.claim('cron:old', 1, 60_000)).toBeDefined()
+      expect(await b.claim('cron:recent', 1, 60_000)).toBeUndefined()
+      // Within the hour neither object prunes again (b pruned at its first claim above).
+      await insert('cron:later', '8 days')
+      expect(await a.claim('fresh', 2, 60_000)).toBeDefined()
+      expect(await b.claim('fresh', 3, 60_000)).toBeDefined()
+      expect(await jobs()).toContain('cron:later')
+      expect(await a.claim('cron:later', 1, 60_000)).toBeUndefined()
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
   it('refuses bad options with INVALID_INPUT and an unreachable server with IO_ERROR', async () => {
     await expect(createPostgresLeases({ connectionString: '' })).rejects.toMatchObject({
       code: 'INVALID_INPUT',

@@ -15,7 +15,9 @@ import type { HeldLeaseLock } from './lease-lock'
  * missing; one upsert claims a (job, slot): it inserts the row, or takes over an unfinished
  * row whose lease expired (`ON CONFLICT ... DO UPDATE ... WHERE NOT done AND lease_until <
  * clock_timestamp()`), so of concurrent claimers exactly one gets a row back. Expiry is on
- * the database's clock, never a node's. `withLock` takes `pg_try_advisory_lock` on a
+ * the database's clock, never a node's. At most once an hour, a claim also deletes claims
+ * whose lease ended over 7 days ago (at most 10,000 rows at a time), so the table does not
+ * grow with every slot ever claimed. `withLock` takes `pg_try_advisory_lock` on a
  * connection of its own per held lock, ended when the job settles: the lock dies with the
  * process or the connection. Fails with `INVALID_INPUT` for bad options and `IO_ERROR` when
  * the database cannot be reached.
@@ -38,6 +40,13 @@ export async function createPostgresLeases(options: PostgresLeasesOptions): Prom
   return postgresLeases(pool, connectionString, schema, nodeId)
 }
 
+/** Claims whose lease ended this long ago are forgotten (see `Leases.claim`). */
+const CLAIM_RETENTION_DAYS = 7
+/** How often one Leases object prunes forgotten claims, piggybacked on a claim. */
+const PRUNE_INTERVAL_MS = 60 * 60_000
+/** The most rows one prune deletes: the rest wait for the next, so a prune stays short. */
+const PRUNE_BATCH = 10_000
+
 function postgresLeases(
   pool: pg.Pool,
   connectionString: string,
@@ -54,6 +63,12 @@ function postgresLeases(
   const finishSql =
     `UPDATE ${table} SET done = true WHERE job = $1 AND slot = $2 AND claim_id = $3 ` +
     `RETURNING claim_id`
+  // lease_until is at least the claim's time, so this keeps every claim for 7 days.
+  const pruneSql =
+    `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${table} ` +
+    `WHERE lease_until < clock_timestamp() - interval '${CLAIM_RETENTION_DAYS} days' ` +
+    `LIMIT ${PRUNE_BATCH}))`
+  let lastPrune = -Infinity
   const locks = new Set<HeldLeaseLock>()
   let closed = false
   let closing: Promise<void> | undefined
@@ -84,6 +99,11 @@ function postgresLeases(
         claimId,
         ttlMs,
       ])
+      if (Date.now() - lastPrune >= PRUNE_INTERVAL_MS) {
+        lastPrune = Date.now()
+        // Housekeeping: a failure here must not fail the claim; the next hour tries again.
+        await pool.query(pruneSql).catch(() => undefined)
+      }
       if (won === 0) return undefined
       let finished: Promise<boolean> | undefined
       const claim: LeaseClaim = {

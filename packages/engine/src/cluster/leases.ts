@@ -34,7 +34,11 @@ export interface Leases {
    * Claims `slot` of `job` for this node for `ttlMs` milliseconds. The first caller for a
    * (job, slot), on any node, gets a claim; the others get `undefined`. A claim not
    * finished when `ttlMs` has passed may be taken over by one later caller (its
-   * holder is presumed dead); a finished one never is.
+   * holder is presumed dead); a finished one never is, for 7 days: claims whose lease ended
+   * more than 7 days ago may be forgotten (drivers prune them now and then, so their storage
+   * does not grow with every slot ever claimed), and a claim for such an old slot may then be
+   * granted again. Use slots that never come back, such as a tick's time or a log position,
+   * and do not claim slots older than that.
    *
    * @param job - a non-empty name, such as `gc` or `cron:nightly-export`
    * @param slot - a safe integer naming the run (for cron, the tick's scheduled time)

@@ -32,6 +32,22 @@ describe('createLocalLeases', () => {
     expect(await leases.claim('tick', 1, 100)).toBeDefined()
   })
 
+  it('forgets finished claims 7 days after their lease ended, pruning at most hourly', async () => {
+    const DAY = 24 * 60 * 60_000
+    const HOUR = 60 * 60_000
+    let now = 0
+    const leases = createLocalLeases({ clock: { now: () => now } })
+    expect(await (await leases.claim('cron', 1, 100))?.finish()).toBe(true)
+    // Lease ended at 100: kept until 7 days after that.
+    now = 7 * DAY + 100
+    expect(await leases.claim('cron', 1, 100)).toBeUndefined()
+    // Past 7 days, but the last prune was less than an hour ago.
+    now = 7 * DAY + 101
+    expect(await leases.claim('cron', 1, 100)).toBeUndefined()
+    now = 7 * DAY + 100 + HOUR
+    expect(await leases.claim('cron', 1, 100)).toBeDefined()
+  })
+
   it('keeps the claims of separate objects apart', async () => {
     const first = createLocalLeases()
     const second = createLocalLeases()

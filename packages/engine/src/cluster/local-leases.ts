@@ -34,7 +34,8 @@ export function createLocalLeaseTable(): LocalLeaseTable {
  * {@link Leases} for one process (the embedded server): claims live in memory, so each
  * (job, slot) is claimed once in this process; `withLock` is an in-process mutex that never
  * waits. Claims expire by `clock`, as in a cluster, so a job whose run threw without
- * `finish()` can be claimed again after its `ttlMs`.
+ * `finish()` can be claimed again after its `ttlMs`. At most once an hour a claim forgets
+ * the claims whose lease ended over 7 days ago.
  *
  * @example
  * const leases = createLocalLeases()
@@ -44,11 +45,26 @@ export function createLocalLeases(options: LocalLeasesOptions = {}): Leases {
   return localLeases(createLocalLeaseTable(), options.clock ?? { now: () => Date.now() })
 }
 
+/** Claims whose lease ended this long ago are forgotten (see `Leases.claim`). */
+const CLAIM_RETENTION_MS = 7 * 24 * 60 * 60_000
+/** How often one node prunes forgotten claims, piggybacked on a claim. */
+const PRUNE_INTERVAL_MS = 60 * 60_000
+
 /** A node over `table`: its own locks and lifecycle, the table's claims. */
 export function localLeases(table: LocalLeaseTable, clock: Clock): Leases {
   // The locks this node holds, with the controllers of the signals their holders got.
   const held = new Map<string, AbortController>()
   let closed = false
+  let lastPrune = -Infinity
+
+  /** Forgets claims whose lease ended over {@link CLAIM_RETENTION_MS} ago, hourly at most. */
+  const prune = (now: number): void => {
+    if (now - lastPrune < PRUNE_INTERVAL_MS) return
+    lastPrune = now
+    for (const [key, row] of table.claims) {
+      if (row.until < now - CLAIM_RETENTION_MS) table.claims.delete(key)
+    }
+  }
 
   const assertOpen = (): void => {
     if (closed) throw new EngineError('CLOSED', 'the leases are closed')
@@ -65,6 +81,7 @@ export function localLeases(table: LocalLeaseTable, clock: Clock): Leases {
       // `\u0000` cannot end a job name ambiguously: slots are integers.
       const key = `${job}\u0000${slot}`
       const now = clock.now()
+      prune(now)
       const row = table.claims.get(key)
       if (row !== undefined && (row.done || row.until >= now)) return Promise.resolve(undefined)
       const holder = {}
