@@ -18,7 +18,19 @@ describe('checkPostgresOptions', () => {
       schema: DEFAULT_SCHEMA,
       poolSize: 10,
       exclusive: false,
+      member: false,
     })
+  })
+
+  it('refuses a member that is also exclusive, and a member that is not a boolean', () => {
+    const invalid = expect.objectContaining({ code: 'INVALID_INPUT' })
+    expect(() =>
+      checkPostgresOptions({ connectionString: url, exclusive: true, member: true }),
+    ).toThrow(invalid)
+    expect(() =>
+      checkPostgresOptions({ connectionString: url, member: 'yes' as unknown as boolean }),
+    ).toThrow(invalid)
+    expect(checkPostgresOptions({ connectionString: url, member: true }).member).toBe(true)
   })
 
   it('accepts a plain lowercase identifier as schema', () => {
