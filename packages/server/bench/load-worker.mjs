@@ -35,8 +35,17 @@ function once() {
       },
       (res) => {
         if ((res.statusCode ?? 0) >= 300) {
-          reject(new Error(`${spec.method} ${spec.pathPrefix}: ${res.statusCode}`))
-          res.resume()
+          // The answer's body names the error: keep its start for the report.
+          let text = ''
+          res.setEncoding('utf8')
+          res.on('data', (part) => (text = (text + part).slice(0, 500)))
+          res.on('end', () =>
+            reject(
+              new Error(
+                `${spec.method} ${spec.pathPrefix}${i % spec.paths}: ${res.statusCode} ${text}`,
+              ),
+            ),
+          )
           return
         }
         res.on('data', (part) => (bytes += part.length))
