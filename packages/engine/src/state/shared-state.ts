@@ -1,4 +1,5 @@
 import type { MetaGuard, MetaOp, MetaStore } from '../meta/meta-store'
+import { createFreshRuns } from './fresh-runs'
 import { readCommitToken, sealWithToken } from './commit-token'
 import { readVersionState } from './database-state'
 import type { StoredVersionState } from './database-state'
@@ -31,8 +32,8 @@ export const CONSISTENT_READ_ATTEMPTS = 20
  */
 export class SharedState implements Refresher {
   #token: number
-  #running: Promise<void> | undefined
-  #queued: Promise<void> | undefined
+  readonly #reload = createFreshRuns(() => this.load())
+  readonly #readToken = createFreshRuns(() => readCommitToken(this.deps.meta))
 
   constructor(
     private readonly deps: SharedStateDeps,
@@ -67,7 +68,8 @@ export class SharedState implements Refresher {
    * of the token, and a reload when another node committed since.
    */
   async refresh(): Promise<void> {
-    const token = await readCommitToken(this.deps.meta)
+    // Concurrent refreshes (every request of a server node makes one) share token reads.
+    const token = await this.#readToken()
     if (token > this.#token) await this.reload()
   }
 
@@ -77,26 +79,7 @@ export class SharedState implements Refresher {
    * waits for it and shares the next.
    */
   reload(): Promise<void> {
-    if (this.#queued !== undefined) return this.#queued
-    if (this.#running === undefined) return this.start()
-    const queued = this.#running
-      .catch(() => undefined)
-      .then(() => {
-        this.#queued = undefined
-        return this.start()
-      })
-    this.#queued = queued
-    return queued
-  }
-
-  private start(): Promise<void> {
-    const run = this.load()
-    this.#running = run
-    const settle = (): void => {
-      if (this.#running === run) this.#running = undefined
-    }
-    run.then(settle, settle)
-    return run
+    return this.#reload()
   }
 
   /**
