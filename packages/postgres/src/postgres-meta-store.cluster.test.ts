@@ -1,3 +1,4 @@
+import type { MetaStore } from '@svcdb/engine'
 import { runMetaStoreConformance } from '@svcdb/engine/testing'
 import type { MetaStoreFixture } from '@svcdb/engine/testing'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -10,6 +11,7 @@ async function fixture(
 ): Promise<MetaStoreFixture & { schema: string }> {
   const connectionString = databaseUrl()
   const store = await createPostgresMetaStore({ connectionString, schema })
+  const peers: MetaStore[] = []
   return {
     store,
     schema,
@@ -19,12 +21,18 @@ async function fixture(
     },
     async close() {
       await store.close()
+      for (const peer of peers) await peer.close()
       await dropSchemas([schema])
+    },
+    async peer() {
+      const peer = await createPostgresMetaStore({ connectionString, schema })
+      peers.push(peer)
+      return peer
     },
   }
 }
 
-runMetaStoreConformance('postgres', () => fixture(), { snapshots: true })
+runMetaStoreConformance('postgres', () => fixture(), { snapshots: true, watch: true })
 
 describe('createPostgresMetaStore on a server', () => {
   const open: MetaStoreFixture[] = []

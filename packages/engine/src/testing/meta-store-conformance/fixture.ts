@@ -10,6 +10,11 @@ export interface MetaStoreFixture {
    * directories, connections). The suite calls it after every test.
    */
   close(): Promise<void>
+  /**
+   * Opens another store on the same data, as another process (node) would; the fixture
+   * closes it. Needed when the implementation supports `watch`.
+   */
+  peer?(): Promise<MetaStore>
 }
 
 /** Makes a fresh, empty fixture for one test. */
@@ -26,6 +31,13 @@ export interface MetaStoreSupports {
    * still yields every key the writes leave alone, once and in order.
    */
   readonly snapshots: boolean
+  /**
+   * `watch` is implemented: a listener hears of every guarded batch committed through any
+   * store on the same data (the fixture's `peer`), its own included, and nothing once it has
+   * stopped. The suite's part for it is the `Bus` conformance of the scale-out design: nodes
+   * learn of each other's commits through it and read what changed from the store.
+   */
+  readonly watch?: boolean
 }
 
 /** What each per-operation part of the suite gets from the runner. */

@@ -9,13 +9,14 @@ import { iterateTests } from './iterate'
 import { iterateWhileWritingTests } from './iterate-while-writing'
 import { keysTests } from './keys'
 import { spacesTests } from './spaces'
+import { watchTests } from './watch'
 
 export type { MetaStoreFixture, MetaStoreFixtureFactory, MetaStoreSupports } from './fixture'
 
 /**
  * Runs the `MetaStore` conformance suite (vitest) against fixtures made by
  * `makeFixture`: point reads, atomic batches, guarded batches (compare-and-set), bytewise ordering, every range bound with limit
- * and reverse, isolated key spaces, iteration during writes and closing. `supports` declares
+ * and reverse, isolated key spaces, iteration during writes, closing, and (when supported) `watch`. `supports` declares
  * the optional features the implementation offers; the suite tests those too.
  *
  * @example
@@ -56,5 +57,6 @@ export function runMetaStoreConformance(
     spacesTests(ctx)
     iterateWhileWritingTests(ctx)
     closeTests(ctx)
+    watchTests(ctx)
   })
 }
