@@ -222,32 +222,6 @@ describe('two nodes sharing one database', () => {
     }
   })
 
-  it('enqueues one task per cron slot with every node ticking', async () => {
-    const gcTasks = async () =>
-      (
-        (await (await apiA.get('/system/tasks')).json()) as {
-          items: { task_type: string; args: Record<string, unknown> }[]
-        }
-      ).items.filter((task) => task.task_type === 'gc' && task.args.dry_run === true).length
-    const before = await gcTasks()
-    const made = await apiA.post('/system/cron', {
-      id: 'each-minute',
-      schedule: '* * * * *',
-      task_type: 'gc',
-      args: { dry_run: true },
-      enabled: true,
-    })
-    expect(made.status).toBe(201)
-    // A node started now reads the schedule at once; A re-armed when it stored it. Both then
-    // tick at the next minute.
-    const c = await start(3)
-    const nextSlot = Math.ceil((Date.now() + 1) / 60_000) * 60_000
-    await new Promise((resolve) => setTimeout(resolve, nextSlot - Date.now() + 5_000))
-    expect(await gcTasks()).toBe(before + 1)
-    expect((await apiA.delete('/system/cron/each-minute')).status).toBe(200)
-    await c.stop()
-  }, 90_000)
-
   it('spares in GC on A the chunks B uploaded for a commit still to come', async () => {
     const body = randomBytes(300 * 1024)
     const chunks: { hash: string; size: number }[] = []
