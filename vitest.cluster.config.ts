@@ -13,5 +13,8 @@ export default defineConfig({
     include: [`packages/*/${clusterTests.replace('**/', '{src,test}/**/')}`],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // These files mostly wait on PostgreSQL, RGW and server processes (the cron test on the
+    // clock): two at a time even on two cores, where the default would run one.
+    maxWorkers: 2,
   },
 })

@@ -120,16 +120,18 @@ describe('GC of a database shared by two nodes on PostgreSQL', () => {
   it('fails with CONFLICT on one node while the other holds the gc lock', async () => {
     const { a, b } = await twoNodes()
     let release = (): void => undefined
-    const held = b.leases.withLock('gc', () => new Promise<void>((r) => (release = r)))
-    // The lock is taken once withLock's query has run: wait until a's attempt sees it.
-    let code: string | undefined
-    for (let i = 0; i < 50 && code === undefined; i++) {
-      code = await a.db.gc().then(
-        () => undefined,
-        (err: unknown) => (isEngineError(err) ? err.code : 'other'),
-      )
-      if (code === undefined) await new Promise((r) => setTimeout(r, 20))
-    }
+    let acquired = (): void => undefined
+    const taken = new Promise<void>((r) => (acquired = r))
+    // `fn` runs once the lock is held: from then on a's GC must be refused.
+    const held = b.leases.withLock('gc', () => {
+      acquired()
+      return new Promise<void>((r) => (release = r))
+    })
+    await taken
+    const code = await a.db.gc().then(
+      () => undefined,
+      (err: unknown) => (isEngineError(err) ? err.code : 'other'),
+    )
     expect(code).toBe('CONFLICT')
     release()
     await held
