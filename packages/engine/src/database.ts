@@ -1,6 +1,7 @@
 import { writeArchive } from './archive/export-archive'
 import type { ExportOptions } from './archive/export-archive'
 import { importArchive } from './archive/import-archive'
+import { oneChunk, refreshedArchive } from './archive/refreshed-archive'
 import type { ImportOptions, ImportResult } from './archive/import-archive'
 import type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
 import type { SequencedChange } from './changes/database-change'
@@ -18,7 +19,6 @@ import type { TreeView } from './read/tree-view'
 import type { EngineStats } from './stats/engine-stats'
 import { createSystemStore } from './system-store'
 import type { SystemStore } from './system-store'
-import { EngineError } from './errors'
 import type { Storage } from './storage/open-storage'
 import { withStoredVersion } from './versions/existing-version'
 import { verifyDatabase } from './verify/verify-database'
@@ -183,7 +183,7 @@ export class Database extends Workspace {
         : options.snapshot !== undefined
           ? { snapshot: options.snapshot }
           : undefined
-    return this.refreshedArchive(() => writeArchive(this.core, spec, null, options))
+    return refreshedArchive(this.core.shared, () => writeArchive(this.core, spec, null, options))
   }
 
   /**
@@ -226,17 +226,9 @@ export class Database extends Workspace {
    * version hash: what `to` holds and `from` lacks. It costs in proportion to the change.
    */
   diffArchive(options: { from: string; to?: string } & ExportOptions): AsyncGenerator<Uint8Array> {
-    return this.refreshedArchive(() => writeArchive(this.core, options.to, options.from, options))
-  }
-
-  /** In a shared database, an archive of the versions named as of a refresh at its first read. */
-  private refreshedArchive(write: () => AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {
-    const { shared } = this.core
-    if (shared === undefined) return write()
-    return (async function* () {
-      await shared.refresh()
-      yield* write()
-    })()
+    return refreshedArchive(this.core.shared, () =>
+      writeArchive(this.core, options.to, options.from, options),
+    )
   }
 
   /**
@@ -266,12 +258,6 @@ export class Database extends Workspace {
   async gc(options?: GcOptions): Promise<GcResult> {
     const { shared } = this.core
     if (shared === undefined) return collectGarbage(this.core, options)
-    if (this.leasedGc === undefined)
-      throw new EngineError(
-        'CONFLICT',
-        'GC of a shared database runs under a cluster lease: open it with `leases` ' +
-          '(createPostgresLeases from @svcdb/postgres); nothing was collected',
-      )
     return collectGarbageUnderLease(this.core, shared, this.leasedGc, options)
   }
 
@@ -385,10 +371,6 @@ export class Database extends Workspace {
   async close(): Promise<void> {
     await this.core.close()
   }
-}
-
-async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes
 }
 
 /**
