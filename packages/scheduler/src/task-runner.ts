@@ -1,9 +1,8 @@
-import { systemClock } from './clock'
 import { SchedulerError } from './errors'
-import { guardTaskStore } from './internal/guarded-stores'
 import { applyForeignRecord } from './internal/foreign-record'
 import { createHandlerRegistry } from './internal/handler-registry'
 import { createPollLoop } from './internal/poll-loop'
+import { runnerSettings } from './internal/runner-settings'
 import { createRunningTask, createTaskContext, type RunningTask } from './internal/running-task'
 import { createSerialQueue } from './internal/serial-queue'
 import { CAS_ATTEMPTS, createTaskWrite } from './internal/store-writes'
@@ -11,14 +10,12 @@ import * as records from './internal/task-records'
 import { isOrphaned } from './internal/task-ownership'
 import { createTaskWaiters } from './internal/task-waiters'
 import { createUuidV7Generator } from './internal/uuid-v7'
-import { createMemoryTaskStore } from './memory-task-store'
 import { isTerminalStatus, TERMINAL_TASK_STATUSES, type Task } from './task'
 import type { TaskHandler } from './task-handler'
-import { assertRetention, selectExpiredTasks } from './task-retention'
+import { selectExpiredTasks } from './task-retention'
 import type { TaskRunner, TaskRunnerOptions } from './task-runner-types'
 
 const RETRY_DELAY_MS = 5_000
-const DEFAULT_POLL_MS = 5_000
 
 /**
  * Makes a task runner. Nothing runs until {@link TaskRunner.start}.
@@ -31,26 +28,8 @@ const DEFAULT_POLL_MS = 5_000
  * console.log((await runner.waitFor(task.id)).status) // 'completed'
  */
 export function createTaskRunner(options: TaskRunnerOptions = {}): TaskRunner {
-  const concurrency = options.concurrency ?? 1
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`concurrency must be a whole number >= 1, got ${String(concurrency)}`)
-  }
-  const progressInterval = options.progressWriteIntervalMs ?? 1000
-  if (!(progressInterval >= 0)) {
-    throw new RangeError(`progressWriteIntervalMs must be >= 0, got ${String(progressInterval)}`)
-  }
-  const retention = options.retention ?? {}
-  assertRetention(retention)
+  const { concurrency, progressInterval, retention, pollMs, clock, store } = runnerSettings(options)
   const { nodeId, isNodeAlive } = options
-  const pollMs = options.pollMs ?? (nodeId === undefined ? undefined : DEFAULT_POLL_MS)
-  if (pollMs !== undefined && !(pollMs >= 1 && pollMs <= 2_147_483_647)) {
-    throw new RangeError(`pollMs must be from 1 to 2^31-1, got ${String(pollMs)}`)
-  }
-  const clock = options.clock ?? systemClock
-  const store = guardTaskStore(options.store ?? createMemoryTaskStore())
-  if (nodeId !== undefined && store.putIf === undefined) {
-    throw new TypeError('a runner with a nodeId needs a task store with putIf (compare-and-set)')
-  }
   const writeTask = createTaskWrite(store, nodeId !== undefined)
   const generateId = options.generateId ?? createUuidV7Generator(() => clock.now())
   const queue = createSerialQueue()
