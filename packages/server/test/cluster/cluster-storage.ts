@@ -8,6 +8,8 @@ import {
   ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3'
+import { startServerProcess } from '../kit/server-process'
+import type { ServerProcess } from '../kit/server-process'
 
 const run = promisify(execFile)
 
@@ -84,4 +86,16 @@ export async function createClusterStorage(): Promise<ClusterStorage> {
       }
     },
   }
+}
+
+/** Starts a server node on `storage` with `--node-id nodeId` (the caller disposes of it). */
+export function startClusterNode(storage: ClusterStorage, nodeId: number): Promise<ServerProcess> {
+  return startServerProcess([
+    '--meta',
+    storage.meta,
+    '--chunks',
+    storage.chunks,
+    '--node-id',
+    String(nodeId),
+  ])
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, login, startServerProcess } from '../kit'
+import { client, login } from '../kit'
 import type { ServerProcess } from '../kit'
-import { createClusterStorage } from './cluster-storage'
+import { createClusterStorage, startClusterNode } from './cluster-storage'
 import type { ClusterStorage } from './cluster-storage'
 
 /**
@@ -12,14 +12,7 @@ describe('cron on two nodes sharing one database', () => {
   let storage: ClusterStorage
   const started: ServerProcess[] = []
   const start = async (nodeId: number) => {
-    const server = await startServerProcess([
-      '--meta',
-      storage.meta,
-      '--chunks',
-      storage.chunks,
-      '--node-id',
-      String(nodeId),
-    ])
+    const server = await startClusterNode(storage, nodeId)
     started.push(server)
     return server
   }

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { chunkStream } from '@svcdb/engine/chunking'
 import { decodeSseStream } from '@svcdb/events/sse'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { client, login, startServerProcess } from '../kit'
+import { client, login } from '../kit'
 import type { ServerProcess } from '../kit'
-import { createClusterStorage } from './cluster-storage'
+import { createClusterStorage, startClusterNode } from './cluster-storage'
 import type { ClusterStorage } from './cluster-storage'
 
 type Api = ReturnType<typeof client>
@@ -35,14 +35,7 @@ describe('two nodes sharing one database', () => {
   let apiB: Api
   const started: ServerProcess[] = []
   const start = async (nodeId: number) => {
-    const server = await startServerProcess([
-      '--meta',
-      storage.meta,
-      '--chunks',
-      storage.chunks,
-      '--node-id',
-      String(nodeId),
-    ])
+    const server = await startClusterNode(storage, nodeId)
     started.push(server)
     return server
   }
