@@ -14,6 +14,7 @@ import type { MetaStore } from '@svcdb/engine'
 import { createPostgresMetaStore } from '@svcdb/postgres'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngineIdentityStore } from './identity-store'
+import { waitUntil } from '../../test/kit/wait-until'
 
 const run = promisify(execFile)
 
@@ -24,15 +25,6 @@ function databaseUrl(): string {
       'DATABASE_URL is not set: run under pnpm test:cluster (scripts/dev-services.sh)',
     )
   return url
-}
-
-/** Waits (bounded) until `done()` holds; fails naming `what` otherwise. */
-async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (await done()) return
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-  throw new Error(`timed out waiting for ${what}`)
 }
 
 interface Node {
@@ -140,7 +132,7 @@ describe('identity shared by two nodes on PostgreSQL', () => {
       const { token } = await b.auth.exchangeApiKey(key)
       expect((await b.auth.authenticate(token)).isRoot).toBe(true)
       await a.auth.keys.revoke(root, keyId)
-      await until('b to refuse the revoked key', async () =>
+      await waitUntil('b to refuse the revoked key', async () =>
         b.auth.authenticate(token).then(
           () => false,
           (err: unknown) => isAuthError(err, 'INVALID_CREDENTIAL'),

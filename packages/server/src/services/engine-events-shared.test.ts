@@ -5,6 +5,7 @@ import type { EventBus, EventEnvelope, Subscription } from '@svcdb/events'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngineChangeLog, createEngineEventPublisher } from './engine-events'
 import type { EngineEventPublisher } from './engine-events'
+import { waitUntil } from '../../test/kit/wait-until'
 
 /** A metadata store in memory, enough for two nodes (keys compared as LevelDB does for ASCII). */
 function memoryMetaStore(): MetaStore {
@@ -79,14 +80,6 @@ const brief = (e: EventEnvelope) =>
       ? `${e.event_id} version:${e.payload.name}`
       : e.event_type
 
-async function until(what: string, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (done()) return
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
 /** Events of `sub` until `n` arrived. */
 async function take(sub: Subscription, n: number): Promise<string[]> {
   const out: string[] = []
@@ -148,7 +141,7 @@ describe('engine events of two nodes on one shared database', () => {
     await b.db.delete('/a1.txt')
     await a.db.snapshots.restore('s1')
     // The restore publishes the entries it changed: /a1.txt back, /b1.txt kept.
-    await until('five events on both', () => a.published.length >= 5 && b.published.length >= 5)
+    await waitUntil('five events on both', () => a.published.length >= 5 && b.published.length >= 5)
     await a.publisher.idle()
     await b.publisher.idle()
     expect(a.published).toEqual(b.published)
@@ -174,17 +167,17 @@ describe('engine events of two nodes on one shared database', () => {
       return first
     })()) as EventEnvelope
     for (let i = 2; i <= 6; i++) await (i % 2 === 0 ? b : a).db.writeFile(`/x${i}.txt`, `${i}`)
-    await until('B has published six', () => b.published.length >= 6)
+    await waitUntil('B has published six', () => b.published.length >= 6)
     // B's buffer holds the last two: resuming after the first replays four from the log.
     const resumed = b.bus.subscribe({ lastEventId: from.event_id })
     await b.db.writeFile('/x7.txt', '7')
     const events = await take(resumed, 6)
-    await until('A has published seven', () => a.published.length >= 7)
+    await waitUntil('A has published seven', () => a.published.length >= 7)
     expect(events).toEqual(a.published.slice(1, 7))
     // From B's buffer: an id A published that B holds too.
     const recent = b.bus.subscribe({ lastEventId: a.published[5]?.split(' ')[0] ?? '' })
     await a.db.writeFile('/x8.txt', '8')
-    await until('A has published eight', () => a.published.length >= 8)
+    await waitUntil('A has published eight', () => a.published.length >= 8)
     expect(await take(recent, 2)).toEqual(a.published.slice(6, 8))
   })
 
@@ -196,7 +189,7 @@ describe('engine events of two nodes on one shared database', () => {
     await Promise.all(
       Array.from({ length: 6 }, (_, i) => a.db.writeFile(`/order/${i + 1}.txt`, `${i}`)),
     )
-    await until('seven events on both', () => a.payloads.length >= 7 && b.payloads.length >= 7)
+    await waitUntil('seven events on both', () => a.payloads.length >= 7 && b.payloads.length >= 7)
     await a.publisher.idle()
     await b.publisher.idle()
     expect(b.payloads).toEqual(a.payloads)

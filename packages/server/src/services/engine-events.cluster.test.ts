@@ -7,6 +7,7 @@ import { createClusterStorage } from '../../test/cluster/cluster-storage'
 import type { ClusterStorage } from '../../test/cluster/cluster-storage'
 import { createEngineChangeLog, createEngineEventPublisher } from './engine-events'
 import type { EngineEventPublisher } from './engine-events'
+import { waitUntil } from '../../test/kit/wait-until'
 
 interface Node {
   db: Database
@@ -22,14 +23,6 @@ const brief = (e: EventEnvelope) =>
   e.event_type === 'entries_created' || e.event_type === 'entries_deleted'
     ? `${e.event_id} ${e.payload.entries.map((x) => x.path).join(',')}`
     : `${e.event_id} ${e.event_type}`
-
-async function until(what: string, done: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (done()) return
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 async function take(sub: Subscription, n: number): Promise<string[]> {
   const out: string[] = []
@@ -87,12 +80,12 @@ describe('engine events of two nodes on one PostgreSQL database', () => {
     const a = await node()
     const b = await node(3)
     await a.db.writeFile('/boot.txt', 'x')
-    await until(
+    await waitUntil(
       'both see the first write',
       () => a.published.length >= 1 && b.published.length >= 1,
     )
     for (let i = 1; i <= 12; i++) await (i % 2 === 0 ? b : a).db.writeFile(`/f${i}.txt`, `${i}`)
-    await until('13 events on both', () => a.published.length >= 13 && b.published.length >= 13)
+    await waitUntil('13 events on both', () => a.published.length >= 13 && b.published.length >= 13)
     expect(b.published).toEqual(a.published)
     expect(new Set(a.published.map((line) => line.split(' ')[0])).size).toBe(13)
 
@@ -100,7 +93,7 @@ describe('engine events of two nodes on one PostgreSQL database', () => {
     const from = a.published[1]?.split(' ')[0] ?? ''
     const resumed = b.bus.subscribe({ lastEventId: from })
     await a.db.writeFile('/live.txt', 'live')
-    await until('the live write on A', () => a.published.length >= 14)
+    await waitUntil('the live write on A', () => a.published.length >= 14)
     expect(await take(resumed, 12)).toEqual(a.published.slice(2, 14))
   })
 
@@ -113,7 +106,7 @@ describe('engine events of two nodes on one PostgreSQL database', () => {
       ...Array.from({ length: 6 }, (_, i) => a.db.writeFile(`/order/a${i}.txt`, `${i}`)),
       ...Array.from({ length: 6 }, (_, i) => b.db.writeFile(`/order/b${i}.txt`, `${i}`)),
     ])
-    await until('13 events on both', () => a.payloads.length >= 13 && b.payloads.length >= 13)
+    await waitUntil('13 events on both', () => a.payloads.length >= 13 && b.payloads.length >= 13)
     await a.publisher.idle()
     await b.publisher.idle()
     expect(b.payloads).toEqual(a.payloads)

@@ -11,6 +11,7 @@ import { createEngineWebhookQueue } from '../adapters'
 import { createLogger } from '../logger'
 import { createEngineEventPublisher } from './engine-events'
 import { startWebhooks } from './webhook-wiring'
+import { waitUntil } from '../../test/kit/wait-until'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -49,14 +50,6 @@ const receiver = async (answer: (n: number) => number | 'hang') => {
   const { port } = server.address() as AddressInfo
   const answered = () => received.filter((r) => typeof r.status === 'number' && r.status < 300)
   return { url: `http://127.0.0.1:${port}/hook`, received, answered }
-}
-
-const until = async (what: string, test: () => boolean | Promise<boolean>) => {
-  for (let i = 0; i < 3000; i++) {
-    if (await test()) return
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  throw new Error(`timed out waiting for ${what}`)
 }
 
 /**
@@ -114,23 +107,23 @@ describe('startWebhooks on PostgreSQL', () => {
         ],
       }),
     )
-    await until('both nodes configured', () =>
+    await waitUntil('both nodes configured', () =>
       nodes.every((n) => n.dispatcher.webhooks.length === 1),
     )
     for (let i = 0; i < 6; i++) await nodes[i % 2]!.db.writeFile(`/docs/${i}.txt`, `text ${i}`)
     // Settled: five answered and settled, the hung one still in flight on the lock holder.
     const settled = (n: (typeof nodes)[number]) =>
       n.dispatcher.stats().inFlight === 1 && n.dispatcher.stats().delivered === 5
-    await until('five deliveries and one hung attempt', () => nodes.some(settled))
+    await waitUntil('five deliveries and one hung attempt', () => nodes.some(settled))
     expect(target.received).toHaveLength(6)
     const holder = nodes.find(settled)
     const other = nodes.find((n) => n !== holder)
     if (holder === undefined || other === undefined) throw new Error('no holder')
     await holder.stop()
 
-    await until('the takeover', () => target.answered().length === 6)
+    await waitUntil('the takeover', () => target.answered().length === 6)
     await other.db.writeFile('/docs/after.txt', 'after')
-    await until('the last change', () => target.answered().length === 7)
+    await waitUntil('the last change', () => target.answered().length === 7)
     await other.dispatcher.idle()
     const paths = target.answered().map((r) => r.path)
     expect(paths.sort()).toEqual([
@@ -146,7 +139,7 @@ describe('startWebhooks on PostgreSQL', () => {
     expect(target.received.filter((r) => r.delivery === target.received[0]?.delivery)).toHaveLength(
       2,
     )
-    await until(
+    await waitUntil(
       'an empty queue',
       async () => (await createEngineWebhookQueue(other.db).size()) === 0,
     )

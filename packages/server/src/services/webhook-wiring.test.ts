@@ -10,6 +10,7 @@ import { createEngineWebhookQueue } from '../adapters'
 import { createLogger } from '../logger'
 import { createEngineEventPublisher } from './engine-events'
 import { startWebhooks } from './webhook-wiring'
+import { waitUntil } from '../../test/kit/wait-until'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -54,11 +55,6 @@ const receiver = async (answer: (n: number) => number | 'hang' = () => 204) => {
   const { port } = server.address() as AddressInfo
   const answered = () => received.filter((r) => typeof r.status === 'number' && r.status < 300)
   return { url: `http://127.0.0.1:${port}/hook`, received, answered }
-}
-
-const until = async (what: string, test: () => boolean) => {
-  for (let i = 0; i < 1000 && !test(); i++) await new Promise((r) => setTimeout(r, 10))
-  if (!test()) throw new Error(`timed out waiting for ${what}`)
 }
 
 const configure = (db: Database, url: string) =>
@@ -123,7 +119,7 @@ describe('startWebhooks', () => {
     const nodes = [await startNode(db, leases), await startNode(db, leases)]
     for (let i = 0; i < 5; i++) await db.writeFile(`/docs/${i}.txt`, `text ${i}`)
     await db.writeFile('/other/x.txt', 'not for the hook')
-    await until('five deliveries', () => target.received.length >= 5)
+    await waitUntil('five deliveries', () => target.received.length >= 5)
     await Promise.all(nodes.map((n) => n.dispatcher.idle()))
 
     expect(target.received.map((r) => r.path).sort()).toEqual(
@@ -143,16 +139,16 @@ describe('startWebhooks', () => {
     const { db, leases } = await openShared(target.url)
     const nodes = [await startNode(db, leases), await startNode(db, leases)]
     await db.writeFile('/docs/a.txt', 'a')
-    await until('the first attempt', () => target.received.length === 1)
+    await waitUntil('the first attempt', () => target.received.length === 1)
     const holder = nodes.find((n) => n.dispatcher.stats().inFlight === 1)
     const other = nodes.find((n) => n !== holder)
     if (holder === undefined || other === undefined) throw new Error('no holder in flight')
     await holder.stop()
     expect(await createEngineWebhookQueue(db).size()).toBe(1)
 
-    await until('the takeover', () => target.answered().length === 1)
+    await waitUntil('the takeover', () => target.answered().length === 1)
     await db.writeFile('/docs/b.txt', 'b')
-    await until('the next change', () => target.answered().length === 2)
+    await waitUntil('the next change', () => target.answered().length === 2)
     await other.dispatcher.idle()
     expect(target.answered().map((r) => r.path)).toEqual(['/docs/a.txt', '/docs/b.txt'])
     // The retried delivery keeps its id, so the receiver can tell it from a new one.
@@ -168,7 +164,7 @@ describe('startWebhooks', () => {
     await configure(temp.db, target.url)
     const node = await startNode(temp.db)
     await temp.db.writeFile('/docs/a.txt', 'a')
-    await until('the delivery', () => target.received.length === 1)
+    await waitUntil('the delivery', () => target.received.length === 1)
     await node.dispatcher.idle()
     expect(target.received[0]?.delivery).toMatch(/^[0-9a-f-]{36}$/)
     expect(node.dispatcher.stats()).toMatchObject({ enqueued: 1, delivered: 1 })
