@@ -1,6 +1,3 @@
-import { once } from 'node:events'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Database } from '@svcdb/engine'
 import type { Leases } from '@svcdb/engine'
 import { createEventBus, WEBHOOKS_CONFIG_PATH } from '@svcdb/events'
@@ -11,6 +8,7 @@ import { createEngineWebhookQueue } from '../adapters'
 import { createLogger } from '../logger'
 import { createEngineEventPublisher } from './engine-events'
 import { startWebhooks } from './webhook-wiring'
+import { startWebhookReceiver } from '../../test/kit/webhook-receiver'
 import { waitUntil } from '../../test/kit/wait-until'
 
 const cleanups: (() => Promise<void> | void)[] = []
@@ -18,38 +16,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-interface Request {
-  delivery: string
-  path: string
-  status: number | 'hang'
-}
-
-/** A real loopback receiver; `answer(n)` for its n-th request, 'hang' never answers. */
-const receiver = async (answer: (n: number) => number | 'hang') => {
-  const received: Request[] = []
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        payload: { entries: { path: string }[] }
-      }
-      const status = answer(received.length + 1)
-      const path = body.payload.entries.map((e) => e.path).join(',')
-      received.push({ delivery: String(req.headers['x-svcdb-delivery']), path, status })
-      if (status !== 'hang') res.writeHead(status).end('ok')
-    })
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  cleanups.push(async () => {
-    server.closeAllConnections()
-    server.close()
-    await once(server, 'close')
-  })
-  const { port } = server.address() as AddressInfo
-  const answered = () => received.filter((r) => typeof r.status === 'number' && r.status < 300)
-  return { url: `http://127.0.0.1:${port}/hook`, received, answered }
+/** A real loopback receiver, closed after the test. */
+const receiver = async (answer?: (n: number) => number | 'hang') => {
+  const started = await startWebhookReceiver(answer)
+  cleanups.push(() => started.close())
+  return started
 }
 
 /**
