@@ -1,9 +1,10 @@
 import * as v from 'valibot'
 import { healthResponseSchema } from '../health'
+import { peersResponseSchema } from '../peers'
 import { defineRoute } from '../route'
 import { statsResponseSchema } from '../stats'
 
-/** Routes of /system/health, /system/stats, /system/metrics and /system/events. */
+/** Routes of /system/health, /system/stats, /system/metrics, /system/events and /system/peers. */
 export const systemRoutes = {
   systemHealth: defineRoute({
     id: 'system.health',
@@ -32,6 +33,13 @@ export const systemRoutes = {
     path: '/system/metrics',
     auth: 'token',
     responseMediaType: 'text/plain',
+  }),
+  systemPeers: defineRoute({
+    id: 'system.peers',
+    method: 'GET',
+    path: '/system/peers',
+    auth: 'root',
+    response: peersResponseSchema,
   }),
   systemEvents: defineRoute({
     id: 'system.events',
