@@ -5,11 +5,17 @@ import type { ResponseOf, Transport } from '../http/transport'
 
 type R = typeof routes
 
-/** Health, stats, metrics and garbage collection. */
+/** Health, stats, peers, metrics and garbage collection. */
 export interface SystemApi {
   /** Needs no credential. */
   health(options?: CallOptions): Promise<ResponseOf<R['systemHealth']>>
   stats(options?: CallOptions): Promise<ResponseOf<R['systemStats']>>
+  /**
+   * Root: every configured replication peer (`--peer NAME=URL`) with its sync state, lag, last
+   * error, clock offset and round trip, as the server answers them (snake_case). Empty when
+   * the server has no peers.
+   */
+  peers(options?: CallOptions): Promise<ResponseOf<R['systemPeers']>['items']>
   /** The Prometheus text exposition. */
   metrics(options?: CallOptions): Promise<string>
   /** Root: runs GC now and answers when it is done. */
@@ -58,6 +64,7 @@ export function systemApi(t: Transport): SystemApi {
   return {
     health: (o = {}) => t.json(routes.systemHealth, { signal: o.signal }),
     stats: (o = {}) => t.json(routes.systemStats, { signal: o.signal }),
+    peers: async (o = {}) => (await t.json(routes.systemPeers, { signal: o.signal })).items,
     metrics: async (o = {}) =>
       readBody(await t.send(routes.systemMetrics, { signal: o.signal }), (r) => r.text(), o.signal),
     gc: (o = {}) =>
