@@ -7,6 +7,7 @@ import { keysGroup } from './keys-commands'
 import { loginCommand } from './login-command'
 import { queryCommand } from './query-command'
 import { repairCommand } from './repair-command'
+import { peersCommand } from './peers-command'
 import { linksGroup, sharesGroup } from './share-commands'
 import { cronGroup, eventsGroup, systemCommands, tasksGroup } from './system-commands'
 import { forkGroup, snapshotGroup } from './snapshot-commands'
@@ -34,5 +35,6 @@ export const COMMANDS: readonly (Command | CommandGroup)[] = [
   tasksGroup,
   cronGroup,
   ...systemCommands,
+  peersCommand,
   eventsGroup,
 ]
