@@ -32,6 +32,7 @@ import { assertRefName, HEAD, refKey } from './meta/keys'
 import { moveRefMutation } from './versions/ref-mutations'
 import { restoreFileMutation } from './versions/restore-file'
 import { Snapshots } from './versions/snapshots'
+import { PeerPins } from './versions/peer-pins'
 import { namesHash, resolveVersion, resolveVersionRoot } from './versions/version-spec'
 import { RootCheckedView } from './versions/root-checked-view'
 import { assertVersionRoot } from './versions/version-roots'
@@ -62,6 +63,8 @@ export class Database extends Workspace {
   readonly snapshots: Snapshots
   /** Writable lines of versions beside HEAD. */
   readonly forks: Forks
+  /** The version last synced from each replication peer, kept from GC. */
+  readonly peerPins: PeerPins
 
   private constructor(
     core: EngineCore,
@@ -70,6 +73,7 @@ export class Database extends Workspace {
     super(core, HEAD)
     this.snapshots = new Snapshots(core)
     this.forks = new Forks(core)
+    this.peerPins = new PeerPins(core)
   }
 
   /**

@@ -110,6 +110,8 @@ export type {
   HeadMoveOptions,
 } from './versions/head-log'
 export type { HistoryEntry } from './versions/history'
+export { PeerPins } from './versions/peer-pins'
+export type { PeerPin } from './versions/peer-pins'
 export { Snapshots, MAX_SNAPSHOT_METADATA_BYTES } from './versions/snapshots'
 export type { SnapshotInfo } from './versions/snapshots'
 export type { VersionSpec } from './versions/version-spec'

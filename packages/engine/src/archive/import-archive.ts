@@ -6,12 +6,13 @@ import { crashPoint } from '../internal/crash-point'
 import { sameBytes, toHex } from '../internal/hex'
 import type { MetaOp } from '../meta/meta-store'
 import type { TreeObject } from '../objects/tree-objects'
-import { assertExpectedHead, checkHeadMoveOptions, headLogMark } from '../versions/head-log'
-import { HEAD, refKey } from '../meta/keys'
+import { assertExpectedHead, checkHeadMoveOptions } from '../versions/head-log'
+import { HEAD } from '../meta/keys'
 import { readArchive } from './archive-codec'
 import type { ArchiveHeader } from './archive-codec'
 import { invalidArchive } from './archive-format'
 import { ImportChecker } from './import-check'
+import { assertForkFree, checkImportTarget, importRefUpdates } from './import-refs'
 import type { StagedObject } from './import-check'
 import { VersionDiff } from './version-diff'
 import type { ChunkStore } from '../chunks/chunk-store'
@@ -45,6 +46,16 @@ export interface ImportOptions {
   expectHead?: string
   /** With `promote`: who imports, recorded as `by` in the HEAD log. */
   by?: string
+  /**
+   * Create fork `fork` at the imported version instead of keeping it for a promote, exactly
+   * as `db.forks.create` does (`CONFLICT` if it exists; `INVALID_INPUT` with `promote`).
+   */
+  fork?: string
+  /**
+   * Also move ref `peer/<pin>` (see `db.peerPins`) to the imported version, in the same
+   * commit. The pin keeps the version from GC, so no `import/` ref is made for it.
+   */
+  pin?: string
   /** Most archive bytes accepted (`TOO_LARGE` beyond); unlimited by default. */
   maxBytes?: number
   /** Most object and chunk frames accepted (`TOO_LARGE` beyond); default 10,000,000. */
@@ -92,6 +103,7 @@ export async function importArchive(
     ...(options.expectHead === undefined ? {} : { expectHead: options.expectHead }),
     ...(options.by === undefined ? {} : { by: options.by }),
   })
+  checkImportTarget(options)
   const algorithm = core.format.hashAlgorithm
   const archive = await readArchive(source, {
     hasherFor: async (alg: HashAlgorithm) => {
@@ -108,6 +120,7 @@ export async function importArchive(
     checkBase(core, header, options.force === true)
     // Checked again inside the commit; failing here spares reading a doomed archive.
     if (options.promote === true) assertExpectedHead(core.state.rootOf(HEAD), expectHead)
+    assertForkFree(options, (ref) => core.state.refs.get(ref))
   } catch (err) {
     await archive.frames.return(undefined as never)
     throw err
@@ -133,34 +146,20 @@ export async function importArchive(
         checkBase(core, header, options.force === true, rootOf(HEAD))
         const version = toHex(header.target)
         const promote = options.promote === true
-        const previous = rootOf(HEAD) as Uint8Array
-        if (promote) assertExpectedHead(previous, expectHead)
-        const replaces = promote && !sameBytes(previous, header.target)
+        // Throws (nothing applied) on an `expectHead` mismatch or a taken fork name.
+        const { refs, changes } = importRefUpdates(options, header.target, {
+          rootOf,
+          now,
+          expectHead,
+        })
         const ops: MetaOp[] = staged.chunkOps
         for (const o of staged.objects.values())
           ops.push({ type: 'put', space: 'obj', key: o.hash, value: o.bytes })
         return {
-          refs: [
-            {
-              ref: promote ? HEAD : refKey('import', version),
-              root: header.target,
-              ...(replaces ? { headLog: headLogMark('import', options.by) } : {}),
-            },
-          ],
+          refs,
           ops,
           tally: staged.tally,
-          changes: replaces
-            ? [
-                {
-                  type: 'version_promoted',
-                  at: now,
-                  fork: undefined,
-                  version,
-                  previous: toHex(previous),
-                  cause: 'import',
-                },
-              ]
-            : [],
+          changes,
           result: {
             status: 'imported',
             backupType: header.kind,

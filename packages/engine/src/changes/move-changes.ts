@@ -28,7 +28,7 @@ export type PromoteCause = Extract<DatabaseChange, { type: 'version_promoted' }>
  * `version_promoted`; any other move of HEAD or a fork reports the entries that differ
  * between its two versions (deleted ones first, so a path that changed kind reads deleted,
  * then created; modified entries read created, as a write of them does). Removed refs,
- * import pins and moves to the same version report nothing, as locally. Where a local write
+ * import and peer pins and moves to the same version report nothing, as locally. Where a local write
  * reports one change per mutation, a move folds a group's mutations into one per kind.
  */
 export async function changesOfMove(
@@ -41,7 +41,7 @@ export async function changesOfMove(
   const fork = forkOf(ref)
   const version = toHex(to)
   if (from === null) {
-    if (named === undefined || named.kind === 'import') return []
+    if (named === undefined || named.kind === 'import' || named.kind === 'peer') return []
     const change: DatabaseChange = {
       type: 'version_created',
       at,

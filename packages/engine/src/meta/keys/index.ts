@@ -9,7 +9,7 @@
  * | `chunkidx` | chunk hash (raw bytes) → pack location           | the hash itself                  |
  * | `chunk`    | chunk hash (raw bytes) → chunk record            | the hash itself                  |
  * | `idx`      | directory tree hash ‖ config entry hash          | {@link indexRecordKey}           |
- * | `ref`      | `HEAD`, `snap/<name>`, `fork/<name>`, `import/<hash>` | {@link HEAD}, {@link refKey} |
+ * | `ref`      | `HEAD`, `snap/<name>`, `fork/<name>`, `import/<hash>`, `peer/<name>` | {@link HEAD}, {@link refKey} |
  * | `refinfo`  | the same ref keys as `ref`                       | {@link refKey}                   |
  * | `meta`     | `format`, `counters`, `commit-token`, `pack.<id, 6+ digits>`, `changes.<sequence, 16 digits>` | {@link FORMAT_KEY}, {@link COUNTERS_KEY}, {@link COMMIT_TOKEN_KEY}, {@link packLengthKey}, {@link changeRecordKey} |
  * | `log`      | version log sequence, 16 digits                  | {@link sequenceKey}              |

@@ -2,24 +2,36 @@ import { EngineError } from '../../errors'
 
 // Keys of the `ref` space (and of `refinfo`, which holds the info of the same refs): `HEAD`,
 // or a kind's prefix followed by the ref's name. No prefix is a prefix of another, and none
-// is `HEAD`, so a key names exactly one ref of one kind.
+// is `HEAD`, so a key names exactly one ref of one kind. `import/` and `peer/` refs only keep
+// a version from GC: no listing, count or change event reports them.
 
 /** The ref of the current version. */
 export const HEAD = 'HEAD'
 
-/** Kinds of named refs besides HEAD. */
-export type RefKind = 'snapshot' | 'fork' | 'import'
+/**
+ * Kinds of named refs besides HEAD: `import` pins an imported version until it is promoted,
+ * `peer` holds the version last synced from a replication peer.
+ */
+export type RefKind = 'snapshot' | 'fork' | 'import' | 'peer'
 
-const PREFIX: Record<RefKind, string> = { snapshot: 'snap/', fork: 'fork/', import: 'import/' }
-const KINDS = ['snapshot', 'fork', 'import'] as const
+const PREFIX: Record<RefKind, string> = {
+  snapshot: 'snap/',
+  fork: 'fork/',
+  import: 'import/',
+  peer: 'peer/',
+}
+const KINDS = ['snapshot', 'fork', 'import', 'peer'] as const
 
 // Names travel in URLs and CLI arguments: keep them to a portable set, and never 64 hex
 // digits, which would read as a version hash wherever "snapshot name or hash" is accepted.
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 const HASH_LIKE = /^[0-9a-fA-F]{64}$/
 
-/** Refuses a snapshot or fork name that is not 1–128 of `A-Z a-z 0-9 . _ -` (not starting with `.`, `_` or `-`). */
-export function assertRefName(kind: 'snapshot' | 'fork', name: unknown): asserts name is string {
+/** Refuses a snapshot, fork or peer name that is not 1–128 of `A-Z a-z 0-9 . _ -` (not starting with `.`, `_` or `-`). */
+export function assertRefName(
+  kind: 'snapshot' | 'fork' | 'peer',
+  name: unknown,
+): asserts name is string {
   if (typeof name !== 'string' || !NAME.test(name) || HASH_LIKE.test(name)) {
     throw new EngineError(
       'INVALID_NAME',
