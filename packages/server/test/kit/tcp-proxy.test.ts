@@ -50,6 +50,7 @@ function get(path: string): Promise<{ body?: string; code?: string }> {
 describe('startTcpProxy', () => {
   it('forwards connections to the target', async () => {
     expect(await get('/a')).toEqual({ body: 'hello /a' })
+    expect(proxy.forwarded()).toBeGreaterThan('hello /a'.length)
   })
 
   it('resets open connections on cut and refuses new ones until restored', async () => {

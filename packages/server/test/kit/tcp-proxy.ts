@@ -11,6 +11,8 @@ export interface TcpProxy {
   cut(): void
   /** Lets new connections through again. */
   restore(): void
+  /** Bytes forwarded from the target to clients so far (to act in the middle of a transfer). */
+  forwarded(): number
   /** Resets every connection and stops listening. */
   close(): Promise<void>
 }
@@ -30,6 +32,7 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
   const { host, port } = options.target
   const open = new Set<Socket>()
   let down = false
+  let forwarded = 0
   const drop = (socket: Socket) => {
     open.delete(socket)
     socket.resetAndDestroy()
@@ -50,6 +53,7 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       })
       socket.on('close', () => open.delete(socket))
     }
+    upstream.on('data', (d: Buffer) => (forwarded += d.length))
     client.pipe(upstream)
     upstream.pipe(client)
   })
@@ -71,6 +75,7 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
     restore() {
       down = false
     },
+    forwarded: () => forwarded,
     async close() {
       down = true
       cutAll()
