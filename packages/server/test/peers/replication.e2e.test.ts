@@ -68,6 +68,12 @@ describe('peer replication between built servers', () => {
     expect(peer).toMatchObject({ name: 'a', url: a.url, scope: null, state: 'ok', lag_entries: 0 })
     expect(peer.cursor?.slice(0, 12)).toBe(head)
     expect(await b.forks()).toEqual([])
+    // The HEAD log names the import and who made it.
+    const log = (await (await b.request('GET', '/versions/log')).json()) as {
+      items: { head: string; cause: string; by: string | null }[]
+    }
+    expect(log.items[0]).toMatchObject({ cause: 'import', by: 'peer:a' })
+    expect(log.items[0]?.head.slice(0, 12)).toBe(head)
   }, 60_000)
 
   it('shows no sync section on a server without peers', async () => {
