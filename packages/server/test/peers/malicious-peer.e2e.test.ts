@@ -59,11 +59,13 @@ async function startMaliciousPeer(real: PeerNode): Promise<MaliciousPeer> {
         body = body.subarray(0, body.length >> 1)
       }
     }
-    const headers: Record<string, string> = { 'content-length': String(body.length) }
-    for (const name of ['content-type', 'content-disposition']) {
-      const value = upstream.headers.get(name)
-      if (value !== null) headers[name] = value
-    }
+    // The real answer's headers (the archive's version among them), with the new length.
+    const headers: Record<string, string> = {}
+    upstream.headers.forEach((value, name) => {
+      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name))
+        headers[name] = value
+    })
+    headers['content-length'] = String(body.length)
     res.writeHead(upstream.status, headers)
     res.end(body)
     if (archive) peer.served[mode]++
