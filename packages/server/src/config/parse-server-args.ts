@@ -20,6 +20,8 @@ import { parseResetRootKeyArgs, RESET_ROOT_KEY_USAGE } from './parse-reset-root-
 import type { ResetRootKeyArgs } from './parse-reset-root-key-args'
 import { DEFAULT_SERVER_CONFIG } from './server-config'
 import type { ServerConfig, StorageConfig } from './server-config'
+import { peersFromFlags } from './peer-flags'
+import type { PeerConfig } from './peer-flags'
 import { storageFromFlags } from './storage-flags'
 
 /** What the command line asks for. */
@@ -49,6 +51,7 @@ const CONFIGURABLE = [
   'unsafe-public',
   'head-log-retention',
   'console',
+  'peer-interval',
 ] as const
 
 const ENVIRONMENT_LINES = CONFIGURABLE.map(
@@ -83,6 +86,11 @@ Options:
   --head-log-retention P   keep versions that promotes and restores replaced, so they can
                            be undone, for P: 30d, 12h, 90m, or milliseconds (default 30d)
   --no-console             do not serve the web console at /console/ (served by default)
+  --peer NAME=URL[#/DIR]   pull every change of another svcdb deployment (repeatable; only
+                           DIR with #/DIR); its API key from SVCDB_PEER_<NAME>_KEY. Changes
+                           fast-forward HEAD, else land in a fork peer-NAME-<hash>
+  --peer-interval DUR      how often peers are pulled when their event stream is down
+                           (default 15s)
   -h, --help               show this help
   -v, --version            print the version
 
@@ -90,6 +98,8 @@ Environment:
   Every option above also reads an environment variable; a flag on the command line wins.
   Switches take true or false (also 1/0, yes/no, on/off).
 ${ENVIRONMENT_LINES}
+  SVCDB_PEERS              --peer, as NAME=URL,NAME=URL
+  SVCDB_PEER_<NAME>_KEY    the API key of peer NAME (never logged, never stored)
 
 ${RESET_ROOT_KEY_USAGE}`
 
@@ -110,11 +120,19 @@ const options = {
   'webhook-allow': { type: 'string' },
   'head-log-retention': { type: 'string' },
   console: { type: 'boolean' },
+  peer: { type: 'string', multiple: true },
+  'peer-interval': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
 
 class FlagError extends Error {}
+
+function readPeers(given: string[] | undefined, env: Environment): PeerConfig[] {
+  const peers = peersFromFlags(given, env)
+  if ('error' in peers) throw new FlagError(peers.error)
+  return peers
+}
 
 function readStorage(
   meta: string | undefined,
@@ -219,6 +237,13 @@ export function parseServerArgs(
         d.headLogRetentionMs,
       ),
       console: readSwitch('console', values.console, env) ?? d.console,
+      peers: readPeers(values.peer, env),
+      peerIntervalMs: flag(
+        'peer-interval',
+        values['peer-interval'],
+        parseDuration,
+        d.peerIntervalMs,
+      ),
     }
     if (config.auth.kind === 'disabled' && !isLoopbackHost(config.host) && !config.unsafePublic) {
       throw new FlagError(

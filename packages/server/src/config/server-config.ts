@@ -1,4 +1,5 @@
 import type { LogFormat, LogLevel } from '../logger'
+import type { PeerConfig } from './peer-flags'
 
 /** How callers are authenticated (spec "Modes"). */
 export type AuthMode =
@@ -41,6 +42,10 @@ export interface ServerConfig {
   headLogRetentionMs: number
   /** Serves the web console at `/console/` (and redirects `/` there). */
   console: boolean
+  /** Deployments this one pulls changes from (`--peer`); none by default. */
+  peers: PeerConfig[]
+  /** How often each peer is pulled when its event stream is down (`--peer-interval`). */
+  peerIntervalMs: number
 }
 
 /** Defaults of DESIGN §7. */
@@ -60,4 +65,6 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   webhookAllow: [],
   headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,
   console: true,
+  peers: [],
+  peerIntervalMs: 15_000,
 }

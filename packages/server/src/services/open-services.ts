@@ -44,6 +44,8 @@ import {
 import { watchIdentityChanges } from './identity-watch'
 import { startNodeHeartbeat } from './node-heartbeat'
 import { startWebhooks } from './webhook-wiring'
+import { peerRouteHandlers } from '../peers/peer-route-handlers'
+import { startPeers } from '../peers/start-peers'
 
 /** How long identity lookups are cached when other nodes share the database. */
 const SHARED_IDENTITY_CACHE_MS = 1_000
@@ -215,6 +217,16 @@ export async function openServices(
     )
     cleanups.push(() => webhooks.stop())
 
+    // Pulls from other deployments; one node of a cluster per peer (it holds the peer's lock).
+    const peers = startPeers({
+      db,
+      peers: config.peers,
+      intervalMs: config.peerIntervalMs,
+      leases: opened.leases,
+      logger,
+    })
+    cleanups.push(() => peers.stop())
+
     const notifier = createShareNotifier({ auth, email, logger, baseUrl: options.baseUrl })
     cleanups.push(() => notifier.idle())
 
@@ -271,7 +283,9 @@ export async function openServices(
         identity: identityInfo,
         now: Date.now,
         shutdown: shutdown.signal,
+        ...(peers.active ? { sync: () => peers.book.syncSection() } : {}),
       }),
+      ...peerRouteHandlers({ book: peers.book }),
     ]
     const services: Services = {
       db,

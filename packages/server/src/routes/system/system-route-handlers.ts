@@ -10,6 +10,7 @@ import type { ServerMetrics } from '../../observability/server-metrics'
 import { statsSnapshot } from '../../observability/stats-snapshot'
 import type { StatsIdentity } from '../../observability/stats-snapshot'
 import type { Authenticator } from '../../routing/principal'
+import type { SyncSection } from '../../peers/peer-status-book'
 import { sendView } from '../../dto/send-view'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
@@ -32,6 +33,8 @@ export interface SystemRoutesContext {
   shutdown: AbortSignal
   /** How often a stream re-resolves its caller's permissions; default 5000 ms. */
   accessRefreshMs?: number
+  /** The stats `sync` section, given only while replication is active (spec). */
+  sync?: () => Promise<SyncSection>
 }
 
 /**
@@ -52,7 +55,8 @@ export function systemRouteHandlers(ctx: SystemRoutesContext): RouteHandler[] {
       // Counts and sizes of the whole database: other nodes' commits included.
       await ctx.db.refresh()
       const stats = statsSnapshot(ctx.db.stats(), ctx.disk.latest(), identity, ctx.now())
-      return sendView(c, routes.systemStats, stats, 200)
+      const sync = ctx.sync === undefined ? undefined : await ctx.sync()
+      return sendView(c, routes.systemStats, sync === undefined ? stats : { ...stats, sync }, 200)
     }),
     handleRoute(routes.systemMetrics, async (c) => {
       checkInventory(await accessOf(c, ctx.auth), '/system/metrics')

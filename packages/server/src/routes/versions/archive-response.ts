@@ -9,6 +9,12 @@ import type { AppEnv } from '../../routing/app-env'
 export const ARCHIVE_PREFETCH_BYTES = 256 * 1024
 
 /**
+ * The response header naming, in full, the version an export or patch leads to, so a peer
+ * pulling it can decide what to do with it before reading the body.
+ */
+export const ARCHIVE_VERSION_HEADER = 'svcdb-version'
+
+/**
  * Answers an export or patch stream. After the headers an error can no longer change the
  * status: it is reported (health watches such errors) and the response is aborted, so the
  * archive lacks its end frame, which every reader, import included, refuses. The archive
@@ -19,10 +25,12 @@ export async function archiveResponse(
   c: Context<AppEnv>,
   archive: AsyncGenerator<Uint8Array>,
   filename: string,
+  version: string,
 ): Promise<Response> {
   const headers = {
     'Content-Type': 'application/octet-stream',
     'Content-Disposition': `attachment; filename="${filename}"`,
+    [ARCHIVE_VERSION_HEADER]: version,
   }
   const head: Uint8Array[] = []
   let size = 0

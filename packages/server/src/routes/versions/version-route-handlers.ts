@@ -27,13 +27,13 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
         version = db.head()
       }
       const archive = db.exportArchive({ version, signal: c.req.raw.signal })
-      return archiveResponse(c, archive, `export-${version.slice(0, 12)}.svcdb`)
+      return archiveResponse(c, archive, `export-${version.slice(0, 12)}.svcdb`, version)
     }),
     handleRoute(routes.versionsDiff, async (c, { query }) => {
       const from = await resolve(db, query.from)
       const to = query.to === undefined ? db.head() : await resolve(db, query.to)
       const patch = db.diffArchive({ from, to, signal: c.req.raw.signal })
-      return archiveResponse(c, patch, `patch-${to.slice(0, 12)}.svcdb`)
+      return archiveResponse(c, patch, `patch-${to.slice(0, 12)}.svcdb`, to)
     }),
     handleRoute(routes.versionsImport, async (c, { query }) => {
       const options = {

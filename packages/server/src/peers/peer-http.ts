@@ -1,0 +1,73 @@
+import { peerKeyVariable } from '../config/peer-flags'
+import type { PeerConfig } from '../config/peer-flags'
+import { PeerError } from './peer-error'
+
+/** Requests to one peer, authenticated with its key. */
+export interface PeerHttp {
+  /**
+   * Sends a request and resolves with a 2xx response (its body unread). Any other answer
+   * throws a `PeerError` with the peer's error code and message; no answer throws
+   * `UNREACHABLE`. The key never appears in a message.
+   */
+  request(
+    method: 'GET' | 'POST',
+    path: string,
+    options?: { signal?: AbortSignal; headers?: Record<string, string> },
+  ): Promise<Response>
+}
+
+/** Requests for `peer` through `fetchImpl` (the global fetch by default). */
+export function createPeerHttp(peer: PeerConfig, fetchImpl: typeof fetch = fetch): PeerHttp {
+  const auth: Record<string, string> =
+    peer.key === undefined ? {} : { authorization: `Bearer ${peer.key}` }
+  return {
+    async request(method, path, options = {}) {
+      let response: Response
+      try {
+        response = await fetchImpl(peer.url + path, {
+          method,
+          headers: { ...options.headers, ...auth },
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        })
+      } catch (err) {
+        if (options.signal?.aborted === true) throw err
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause
+        const why = cause?.code ?? cause?.message ?? (err as Error).message
+        throw new PeerError('UNREACHABLE', `peer ${peer.name} did not answer (${why})`, undefined, {
+          cause: err,
+        })
+      }
+      if (response.ok) return response
+      throw await answeredError(peer, method, path, response)
+    },
+  }
+}
+
+async function answeredError(
+  peer: PeerConfig,
+  method: string,
+  path: string,
+  response: Response,
+): Promise<PeerError> {
+  const where = `${method} ${path.split('?')[0]}`
+  let code = `HTTP_${response.status}`
+  let detail = response.statusText
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } }
+    if (typeof body.error?.code === 'string') code = body.error.code
+    if (typeof body.error?.message === 'string') detail = body.error.message
+  } catch {
+    // Not our JSON error body (a proxy's page): the status says enough.
+  }
+  const hint =
+    response.status === 401
+      ? ` (set the peer's API key in ${peerKeyVariable(peer.name)})`
+      : response.status === 403
+        ? ' (replicating the whole database needs a root key of the peer)'
+        : ''
+  return new PeerError(
+    code,
+    `peer ${peer.name} answered ${response.status} to ${where}: ${detail}${hint}`,
+    response.status,
+  )
+}

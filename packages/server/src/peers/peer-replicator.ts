@@ -1,0 +1,178 @@
+import { isEngineError } from '@svcdb/engine'
+import type { Database, Leases } from '@svcdb/engine'
+import type { PeerConfig } from '../config/peer-flags'
+import type { Logger } from '../logger'
+import { createPeerClock } from './peer-clock'
+import { describeFailure } from './peer-error'
+import { followPeerEvents } from './peer-events'
+import type { PeerEvent } from './peer-events'
+import { createPeerHttp } from './peer-http'
+import type { PeerStatusBook } from './peer-status-book'
+import { pullOnce } from './pull-round'
+import type { PullOutcome } from './pull-round'
+
+/** What replicates one peer. */
+export interface PeerReplicatorOptions {
+  db: Database
+  peer: PeerConfig
+  /** Pull period while the event stream is down, and the lock retry period. */
+  intervalMs: number
+  /** One node of a cluster replicates a peer at a time: the holder of `peer-sync:NAME`. */
+  leases: Leases
+  book: PeerStatusBook
+  logger: Logger
+  now?: () => number
+  fetch?: typeof fetch
+}
+
+/** HEAD moves racing a fast-forward retried at once before the attempt counts as failed. */
+const MAX_RACES = 3
+
+/** Events that carry no change of the peer's data. */
+const QUIET = new Set(['heartbeat', 'metrics'])
+
+/**
+ * Replicates one peer until stopped: whichever node holds the peer's lock follows its
+ * event stream and pulls within a second of each change, and also every `intervalMs` (the
+ * fallback while the stream is down, and what keeps `active_peers` current). Pulls never
+ * overlap; one asked for while another runs follows it at once.
+ */
+export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): Promise<void> } {
+  const { peer, book, logger } = options
+  const now = options.now ?? Date.now
+  const http = createPeerHttp(peer, options.fetch)
+  const clock = createPeerClock()
+  const stopped = new AbortController()
+  let wasFailing = false
+
+  const attempt = async (signal: AbortSignal): Promise<void> => {
+    const lagAtStart = book.get(peer.name).lagEntries
+    const startedAt = now()
+    for (let race = 1; ; race++) {
+      try {
+        const outcome = await pullOnce({ db: options.db, peer, http, clock, now }, signal)
+        const record = book.get(peer.name)
+        const clockReading = clock.reading()
+        await book.save(peer.name, {
+          state: 'ok',
+          lastAttemptAt: startedAt,
+          lastSuccessAt: now(),
+          lagEntries: Math.max(0, record.lagEntries - lagAtStart),
+          forksCreated: record.forksCreated + (outcome.kind === 'fork' ? 1 : 0),
+          clockOffsetMs: clockReading.offsetMs,
+          roundTripMs: clockReading.roundTripMs,
+        })
+        report(outcome)
+        return
+      } catch (err) {
+        if (signal.aborted) return
+        if (isEngineError(err, 'CONFLICT') && race < MAX_RACES) continue
+        const failure = describeFailure(err)
+        await book
+          .save(peer.name, {
+            state: 'failing',
+            lastAttemptAt: startedAt,
+            lastError: { ...failure, at: now() },
+          })
+          .catch(() => undefined)
+        if (!wasFailing)
+          logger.warn(`sync with peer ${peer.name} failed: ${failure.message}`, {
+            code: failure.code,
+          })
+        wasFailing = true
+        return
+      }
+    }
+  }
+
+  const report = (outcome: PullOutcome) => {
+    if (wasFailing) logger.info(`sync with peer ${peer.name} works again`)
+    wasFailing = false
+    if (outcome.kind === 'fast-forward')
+      logger.info(`pulled ${outcome.entries} entries from peer ${peer.name}`, {
+        version: outcome.version,
+      })
+    if (outcome.kind === 'fork')
+      logger.warn(
+        `peer ${peer.name} and this deployment both changed: its version is kept as fork ${outcome.fork}, HEAD is unchanged`,
+        { version: outcome.version },
+      )
+  }
+
+  /** One node's turn at the peer, while it holds the lock. */
+  const session = async (lost: AbortSignal): Promise<void> => {
+    const signal = AbortSignal.any([lost, stopped.signal])
+    let running: Promise<void> | undefined
+    let again = false
+    const pull = () => {
+      if (running !== undefined) {
+        again = true
+        return
+      }
+      running = (async () => {
+        do {
+          again = false
+          await attempt(signal)
+        } while (again && !signal.aborted)
+      })().finally(() => (running = undefined))
+    }
+    const onEvent = (event: PeerEvent) => {
+      if (event.type === 'heartbeat') {
+        const built = event.payload.construct_time
+        if (typeof built === 'number') clock.heartbeat(built, event.receivedAt)
+        const reading = clock.reading()
+        book.update(peer.name, { clockOffsetMs: reading.offsetMs, roundTripMs: reading.roundTripMs })
+        return
+      }
+      if (QUIET.has(event.type)) return
+      const entries = event.payload.entries
+      const count = Array.isArray(entries) ? entries.length : 1
+      book.update(peer.name, { lagEntries: book.get(peer.name).lagEntries + count })
+      pull()
+    }
+    const follower = followPeerEvents(http, {
+      signal,
+      onOpen: () => {
+        book.update(peer.name, { live: true })
+        pull()
+      },
+      onEvent,
+      onDrop: () => book.update(peer.name, { live: false }),
+    })
+    const timer = setInterval(pull, options.intervalMs)
+    pull()
+    if (!signal.aborted)
+      await new Promise<void>((resolve) =>
+        signal.addEventListener('abort', () => resolve(), { once: true }),
+      )
+    clearInterval(timer)
+    await follower
+    await running
+    book.update(peer.name, { live: false })
+  }
+
+  const loop = (async () => {
+    while (!stopped.signal.aborted) {
+      try {
+        await options.leases.withLock(`peer-sync:${peer.name}`, session)
+      } catch (err) {
+        logger.warn(`replication of peer ${peer.name} stopped: ${(err as Error).message}`)
+      }
+      // Another node holds the peer (or the lock was lost): try again a period later.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.intervalMs)
+        stopped.signal.addEventListener('abort', () => {
+          clearTimeout(timer)
+          resolve()
+        }, { once: true })
+      })
+    }
+  })()
+
+  return {
+    async stop() {
+      stopped.abort()
+      await loop
+    },
+  }
+}
