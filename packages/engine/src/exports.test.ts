@@ -29,6 +29,7 @@ it('exports exactly the public surface', () => {
       "MAX_PATH_BYTES",
       "MAX_SNAPSHOT_METADATA_BYTES",
       "MAX_SYMLINK_HOPS",
+      "PeerPins",
       "QUERY_OPERATORS",
       "Snapshots",
       "TEXT_SPACES",

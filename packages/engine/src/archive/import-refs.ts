@@ -78,7 +78,11 @@ export function importRefUpdates(
   } else if (target.fork !== undefined) {
     assertForkFree(target, rootOf)
     // As `forks.create` records it, so listings and events cannot tell the two apart.
-    refs.push({ ref: refKey('fork', target.fork), root: version, info: { createdAt: now, base: hex } })
+    refs.push({
+      ref: refKey('fork', target.fork),
+      root: version,
+      info: { createdAt: now, base: hex },
+    })
     changes.push({
       type: 'version_created',
       at: now,

@@ -28,8 +28,9 @@ export type PromoteCause = Extract<DatabaseChange, { type: 'version_promoted' }>
  * `version_promoted`; any other move of HEAD or a fork reports the entries that differ
  * between its two versions (deleted ones first, so a path that changed kind reads deleted,
  * then created; modified entries read created, as a write of them does). Removed refs,
- * import and peer pins and moves to the same version report nothing, as locally. Where a local write
- * reports one change per mutation, a move folds a group's mutations into one per kind.
+ * import and peer pins and moves to the same version report nothing, as locally. Where a
+ * local write reports one change per mutation, a move folds a group's mutations into one per
+ * kind.
  */
 export async function changesOfMove(
   objects: ObjectReader,
