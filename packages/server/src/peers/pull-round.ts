@@ -1,10 +1,9 @@
-import { isEngineError } from '@svcdb/engine'
 import type { Database, ImportResult } from '@svcdb/engine'
 import type { PeerConfig } from '../config/peer-flags'
-import { ARCHIVE_VERSION_HEADER } from '../routes/versions/archive-response'
 import type { PeerClock } from './peer-clock'
-import { PeerError } from './peer-error'
 import type { PeerHttp } from './peer-http'
+import { forkFor, openArchive, probeRoundTrip, targetOf } from './pull-archive'
+import { pullScoped } from './scoped-pull'
 
 /** What one pull did. */
 export type PullOutcome =
@@ -26,8 +25,6 @@ export interface PullServices {
   now(): number
 }
 
-const HEX = /^[0-9a-f]{64}$/
-
 /**
  * Pulls the peer's HEAD once (DESIGN §12, SCALE-OUT §2.7): the changes since the cursor (the
  * peer's version last synced, pinned here as ref `peer/NAME`) as a streamed patch, or its whole
@@ -39,21 +36,10 @@ const HEX = /^[0-9a-f]{64}$/
  */
 export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<PullOutcome> {
   const { db, peer } = s
-  const started = s.now()
-  await s.http.request('GET', '/system/health', { signal })
-  s.clock.roundTrip(s.now() - started)
-
+  if (peer.scope !== undefined) return pullScoped(s, peer.scope, signal)
+  await probeRoundTrip(s, signal)
   const cursor = await db.peerPins.get(peer.name)
-  const response = await openArchive(s, cursor, signal)
-  const target = response.headers.get(ARCHIVE_VERSION_HEADER)?.toLowerCase() ?? ''
-  const body = response.body
-  if (!HEX.test(target) || body === null) {
-    await body?.cancel().catch(() => undefined)
-    throw new PeerError(
-      'INVALID_ARCHIVE',
-      `peer ${peer.name} sent an archive without naming its version (${ARCHIVE_VERSION_HEADER})`,
-    )
-  }
+  const { target, body } = await targetOf(peer, await openArchive(s, cursor, signal))
   const head = db.head()
   if (target === cursor || target === head) {
     await body.cancel().catch(() => undefined)
@@ -72,53 +58,15 @@ export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<Pu
     })
     return { kind: 'fast-forward', version: target, entries: entriesOf(result) }
   }
-  const fork = await freeForkName(db, peer.name, target)
+  const fork = await forkFor(db, peer.name, target)
   if (fork.existing) {
     await body.cancel().catch(() => undefined)
+    // An earlier pull kept this very version (the peer went back to it).
     await db.peerPins.set(peer.name, target)
-    return { kind: 'fork', version: target, fork: fork.name, entries: 0 }
+    return { kind: 'pinned', version: target }
   }
   const result = await db.importArchive(body, { ...common, fork: fork.name })
   return { kind: 'fork', version: target, fork: fork.name, entries: entriesOf(result) }
-}
-
-/** The patch since `cursor`, or the whole HEAD when there is none or the peer lost it. */
-async function openArchive(
-  s: PullServices,
-  cursor: string | undefined,
-  signal: AbortSignal,
-): Promise<Response> {
-  if (cursor !== undefined) {
-    try {
-      return await s.http.request('POST', `/versions/diff?from=${cursor}`, { signal })
-    } catch (err) {
-      // The peer collected that version: start over from its whole HEAD.
-      if (!(err instanceof PeerError && err.status === 404)) throw err
-    }
-  }
-  return s.http.request('POST', '/versions/export', { signal })
-}
-
-/**
- * `peer-NAME-<12 hex>`, longer when that name holds another version; `existing` when a fork
- * of this name already holds exactly this version (an earlier pull made it).
- */
-async function freeForkName(
-  db: Database,
-  peer: string,
-  version: string,
-): Promise<{ name: string; existing: boolean }> {
-  for (const digits of [12, 20, 32, 48]) {
-    const name = `peer-${peer}-${version.slice(0, digits)}`
-    try {
-      const fork = await db.forks.get(name)
-      if (fork.version === version) return { name, existing: true }
-    } catch (err) {
-      if (isEngineError(err, 'NOT_FOUND')) return { name, existing: false }
-      throw err
-    }
-  }
-  throw new PeerError('CONFLICT', `forks named for version ${version} of peer ${peer} are all taken`)
 }
 
 function entriesOf(result: ImportResult): number {
