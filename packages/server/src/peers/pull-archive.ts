@@ -70,3 +70,22 @@ export async function forkFor(
   }
   throw new PeerError('CONFLICT', `forks named for version ${version} of peer ${peer} are all taken`)
 }
+
+/** The chunks of a response body; leaving early cancels it (the peer stops sending). */
+export async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader()
+  let done = false
+  try {
+    for (;;) {
+      const next = await reader.read()
+      if (next.done) {
+        done = true
+        return
+      }
+      yield next.value
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => undefined)
+    reader.releaseLock()
+  }
+}

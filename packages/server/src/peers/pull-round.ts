@@ -2,7 +2,7 @@ import type { Database, ImportResult } from '@svcdb/engine'
 import type { PeerConfig } from '../config/peer-flags'
 import type { PeerClock } from './peer-clock'
 import type { PeerHttp } from './peer-http'
-import { forkFor, openArchive, probeRoundTrip, targetOf } from './pull-archive'
+import { chunksOf, forkFor, openArchive, probeRoundTrip, targetOf } from './pull-archive'
 import { pullScoped } from './scoped-pull'
 
 /** What one pull did. */
@@ -50,7 +50,7 @@ export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<Pu
   const fastForward = head === cursor || (cursor === undefined && (await db.count('/')) === 0)
   const common = { force: true, pin: peer.name, signal } as const
   if (fastForward) {
-    const result = await db.importArchive(body, {
+    const result = await db.importArchive(chunksOf(body), {
       ...common,
       promote: true,
       expectHead: head,
@@ -65,7 +65,7 @@ export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<Pu
     await db.peerPins.set(peer.name, target)
     return { kind: 'pinned', version: target }
   }
-  const result = await db.importArchive(body, { ...common, fork: fork.name })
+  const result = await db.importArchive(chunksOf(body), { ...common, fork: fork.name })
   return { kind: 'fork', version: target, fork: fork.name, entries: entriesOf(result) }
 }
 

@@ -1,6 +1,6 @@
 import { isEngineError } from '@svcdb/engine'
 import type { Database } from '@svcdb/engine'
-import { forkFor, openArchive, probeRoundTrip, targetOf } from './pull-archive'
+import { chunksOf, forkFor, openArchive, probeRoundTrip, targetOf } from './pull-archive'
 import type { PullOutcome, PullServices } from './pull-round'
 
 /**
@@ -27,7 +27,7 @@ export async function pullScoped(
     return { kind: 'current', version: target }
   }
   const incoming = `${peer.name}.incoming`
-  const result = await db.importArchive(body, { force: true, pin: incoming, signal })
+  const result = await db.importArchive(chunksOf(body), { force: true, pin: incoming, signal })
   const entries = result.entriesImported + result.deletionsApplied
   const [local, theirs, base] = await Promise.all([
     hashAt(db, db.head(), scope),
