@@ -7,6 +7,7 @@ import { sendView } from '../../dto/send-view'
 import { ServerError } from '../../errors/server-error'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
+import { ARCHIVE_VERSION_HEADER } from '../versions/archive-response'
 import { requestBody } from '../versions/request-body'
 import { accessOf, allow, allowWrite, entryExists } from './file-access'
 import { answerRead } from './file-read'
@@ -71,9 +72,12 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
     }),
     handleRoute(routes.filesRead, async (c, { query }) => {
       const path = normalizePath(rawFilePath(c, '/files/'))
+      const source = readSource(db, query)
+      // Names the version read, so a puller (a peer with a non-root key) knows what it saw.
+      c.header(ARCHIVE_VERSION_HEADER, source.version)
       return answerRead(
         c,
-        readSource(db, query),
+        source,
         await accessOf(c, auth),
         path,
         query as ReadQuery,
@@ -82,9 +86,12 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
     }),
     handleRoute(routes.filesHead, async (c, { query }) => {
       const path = normalizePath(rawFilePath(c, '/files/'))
+      const source = readSource(db, query)
+      // Names the version read, so a puller (a peer with a non-root key) knows what it saw.
+      c.header(ARCHIVE_VERSION_HEADER, source.version)
       return answerRead(
         c,
-        readSource(db, query),
+        source,
         await accessOf(c, auth),
         path,
         query as ReadQuery,
