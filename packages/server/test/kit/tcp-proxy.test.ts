@@ -4,14 +4,20 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startTcpProxy } from './tcp-proxy'
 import type { TcpProxy } from './tcp-proxy'
+import { waitUntil } from './wait-until'
 
 let backend: Server
 let proxy: TcpProxy
 let held: ServerResponse[] = []
+const big = Buffer.alloc(4 * 1024 * 1024, 7)
 
 beforeEach(async () => {
   held = []
   backend = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/big') {
+      res.end(big)
+      return
+    }
     if (req.url === '/hang') {
       // Headers and a first part, then nothing: an open stream the cut must break.
       res.writeHead(200, { 'content-type': 'text/plain' })
@@ -70,5 +76,33 @@ describe('startTcpProxy', () => {
     expect(refused.code).toMatch(/ECONNRESET|socket hang up/)
     proxy.restore()
     expect(await get('/c')).toEqual({ body: 'hello /c' })
+  })
+
+  it('stalls a transfer in the middle after the given bytes, and resumes it on restore', async () => {
+    proxy.stallAfter(64 * 1024)
+    let received = 0
+    let ended = false
+    const done = new Promise<number>((resolve, reject) => {
+      const req = request(`${proxy.url}/big`, { agent: false }, (res) => {
+        res.on('data', (d: Buffer) => (received += d.length))
+        res.on('end', () => {
+          ended = true
+          resolve(received)
+        })
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    // Until the client got all that went through (but the headers): all of it, without a stall.
+    await waitUntil(
+      'the client to receive what the proxy forwarded',
+      () => proxy.forwarded() >= 64 * 1024 && proxy.forwarded() - received < 1024,
+    )
+    expect(received).toBeLessThan(big.length)
+    expect(ended).toBe(false)
+    expect(proxy.forwarded()).toBeLessThan(big.length)
+    proxy.restore()
+    expect(await done).toBe(big.length)
   })
 })

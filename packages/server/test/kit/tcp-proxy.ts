@@ -9,7 +9,13 @@ export interface TcpProxy {
   url: string
   /** Resets every open connection and refuses (resets at once) new ones until `restore()`. */
   cut(): void
-  /** Lets new connections through again. */
+  /**
+   * Once `bytes` more went from the target to clients, forwarding in that direction stops:
+   * connections stay open and silent, like a hung link, until `restore()`. Stops inside the
+   * data handler, so even a transfer faster than any poll is caught in the middle.
+   */
+  stallAfter(bytes: number): void
+  /** Lets new connections through again, and resumes stalled ones where they stopped. */
   restore(): void
   /** Bytes forwarded from the target to clients so far (to act in the middle of a transfer). */
   forwarded(): number
@@ -33,6 +39,9 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
   const open = new Set<Socket>()
   let down = false
   let forwarded = 0
+  let stallAt = Number.POSITIVE_INFINITY
+  // Stalled target sides, with the client each forwards to.
+  const stalled = new Map<Socket, Socket>()
   const drop = (socket: Socket) => {
     open.delete(socket)
     socket.resetAndDestroy()
@@ -53,7 +62,13 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       })
       socket.on('close', () => open.delete(socket))
     }
-    upstream.on('data', (d: Buffer) => (forwarded += d.length))
+    upstream.on('data', (d: Buffer) => {
+      forwarded += d.length
+      if (forwarded < stallAt || stalled.has(upstream)) return
+      upstream.unpipe(client)
+      upstream.pause()
+      stalled.set(upstream, client)
+    })
     client.pipe(upstream)
     upstream.pipe(client)
   })
@@ -72,8 +87,17 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       down = true
       cutAll()
     },
+    stallAfter(bytes) {
+      stallAt = forwarded + bytes
+    },
     restore() {
       down = false
+      stallAt = Number.POSITIVE_INFINITY
+      for (const [upstream, client] of stalled) {
+        upstream.pipe(client)
+        upstream.resume()
+      }
+      stalled.clear()
     },
     forwarded: () => forwarded,
     async close() {
