@@ -95,6 +95,18 @@ describe('kill -9 of a node in the middle of a pull', () => {
     const gc = await node.request('POST', '/system/gc?dry_run=true')
     expect(gc.status).toBe(200)
 
+    // Resumed from the durable cursor: the next change comes as a patch, not the 40 MiB again.
+    const sentBefore = proxy.forwarded()
+    const small = new TextEncoder().encode('one more')
+    head = await a.write('/bulk/small.txt', small)
+    await pollUntil(
+      'B to hold the next change',
+      async () => fingerprint(await node.read('/bulk/small.txt')),
+      (f) => f === fingerprint(small),
+    )
+    await pollUntil('B’s cursor at A’s new version', () => node.peer('a'), (p) => p.cursor === head)
+    expect(proxy.forwarded() - sentBefore).toBeLessThan(SIZE)
+
     await node.server.stop()
     const after = await inspect(node.dataDir)
     expect(after.verify).toEqual({ ok: true, missing: [], corrupt: [] })
