@@ -2,7 +2,9 @@ import type { Database, ImportResult } from '@svcdb/engine'
 import type { PeerConfig } from '../config/peer-flags'
 import type { PeerClock } from './peer-clock'
 import type { PeerHttp } from './peer-http'
+import { peerKeyMode } from './peer-key-mode'
 import { chunksOf, forkFor, openArchive, probeRoundTrip, targetOf } from './pull-archive'
+import { pullReadable } from './readable-pull'
 import { pullScoped } from './scoped-pull'
 
 /** What one pull did. */
@@ -36,6 +38,8 @@ export interface PullServices {
  */
 export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<PullOutcome> {
   const { db, peer } = s
+  // A key that is not root may not export: it replicates what it may read, file by file.
+  if ((await peerKeyMode(s.http, peer.name, signal)) === 'readable') return pullReadable(s, signal)
   if (peer.scope !== undefined) return pullScoped(s, peer.scope, signal)
   await probeRoundTrip(s, signal)
   const cursor = await db.peerPins.get(peer.name)
