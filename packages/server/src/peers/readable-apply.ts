@@ -3,6 +3,7 @@ import type { Database, Workspace } from '@svcdb/engine'
 import { PeerError } from './peer-error'
 import type { PeerHttp } from './peer-http'
 import { filesUrl, isRefusal } from './peer-tree-reads'
+import { isUnderScope } from './readable-plan'
 import type { ApplyStep, TreeFacts } from './readable-plan'
 
 /** Where and from what a readable pull applies its steps. */
@@ -15,6 +16,10 @@ export interface ApplyTarget {
   workspace: Workspace
   /** The database, when `workspace` is HEAD: a file that fails verification is put back. */
   head?: Database
+  /** The pull's scope: a commit of someone else there meanwhile is noticed. */
+  scope: string
+  /** The version of HEAD the steps were planned against. */
+  plannedAt?: string
   signal: AbortSignal
 }
 
@@ -22,6 +27,13 @@ export interface ApplyTarget {
 export interface ApplyCount {
   applied: number
   skipped: number
+  /** The version the last change made (undefined when none did). */
+  version?: string
+  /**
+   * True when someone else changed the scope in HEAD while the steps were applied: HEAD's
+   * scope then mixes theirs and the peer's, which the next pull must not take for the peer's.
+   */
+  interleaved: boolean
 }
 
 /**
@@ -32,50 +44,79 @@ export interface ApplyCount {
  * back. A file the peer refuses (403/404) is skipped and counted, never a failure.
  */
 export async function applySteps(t: ApplyTarget, steps: readonly ApplyStep[]): Promise<ApplyCount> {
-  const count: ApplyCount = { applied: 0, skipped: 0 }
+  const count: ApplyCount = { applied: 0, skipped: 0, interleaved: false }
   for (const step of steps) {
     if (t.signal.aborted) throw t.signal.reason
-    if (step.op === 'delete') {
-      await deleteIfPresent(t.workspace, step.path)
-      count.applied++
-      continue
-    }
-    const { entry } = step
-    if (entry.type === 'directory') await t.workspace.mkdir(entry.path)
-    else if (entry.type === 'symlink') {
-      if (entry.target === undefined)
-        throw new PeerError(
-          'INVALID_ARCHIVE',
-          `peer ${t.peer} sent symlink ${entry.path} without its target`,
-        )
-      await t.workspace.symlink(entry.path, entry.target)
-    } else if (!(await copyFile(t, entry))) {
+    const expected = count.version ?? t.plannedAt
+    const version = await applyStep(t, step)
+    if (version === 'refused') {
       count.skipped++
       continue
     }
     count.applied++
+    if (version === undefined) continue
+    count.version = version
+    if (expected !== undefined && !count.interleaved)
+      count.interleaved = await othersChanged(t, expected, version, pathOf(step))
   }
   return count
 }
 
-async function deleteIfPresent(workspace: Workspace, path: string): Promise<void> {
+const pathOf = (step: ApplyStep) => (step.op === 'delete' ? step.path : step.entry.path)
+
+/**
+ * True when HEAD went from `from` (our last change) to `to` (this step's) with more than the
+ * step at `path` in the scope: someone else wrote there in between.
+ */
+async function othersChanged(
+  t: ApplyTarget,
+  from: string,
+  to: string,
+  path: string,
+): Promise<boolean> {
+  if (t.head === undefined) return false
+  const related = (p: string) =>
+    p === path || path.startsWith(`${p}/`) || p.startsWith(`${path}/`) || !isUnderScope(p, t.scope)
+  for await (const difference of t.head.diffEntries({ from, to, signal: t.signal }))
+    if (!related(difference.path)) return true
+  return false
+}
+
+/** Applies one step: the version it made, undefined when nothing changed, or `refused`. */
+async function applyStep(t: ApplyTarget, step: ApplyStep): Promise<string | undefined> {
+  if (step.op === 'delete') return deleteIfPresent(t.workspace, step.path)
+  const { entry } = step
+  if (entry.type === 'directory') return (await t.workspace.mkdir(entry.path)).version
+  if (entry.type === 'symlink') {
+    if (entry.target === undefined)
+      throw new PeerError(
+        'INVALID_ARCHIVE',
+        `peer ${t.peer} sent symlink ${entry.path} without its target`,
+      )
+    return (await t.workspace.symlink(entry.path, entry.target)).version
+  }
+  return copyFile(t, entry)
+}
+
+async function deleteIfPresent(workspace: Workspace, path: string): Promise<string | undefined> {
   try {
-    await workspace.delete(path, { recursive: true })
+    return (await workspace.delete(path, { recursive: true })).version
   } catch (err) {
     // Already gone (a repeated apply): the wanted state.
     if (!isEngineError(err, 'NOT_FOUND') && !isEngineError(err, 'NOT_A_DIRECTORY')) throw err
+    return undefined
   }
 }
 
-/** Copies one file from the peer; false when the peer refuses it to this key. */
-async function copyFile(t: ApplyTarget, entry: TreeFacts): Promise<boolean> {
+/** Copies one file from the peer: the version written, or `refused` by the peer to this key. */
+async function copyFile(t: ApplyTarget, entry: TreeFacts): Promise<string | 'refused'> {
   let res: Response
   try {
     res = await t.http.request('GET', `${filesUrl(entry.path)}?version=${t.version}`, {
       signal: t.signal,
     })
   } catch (err) {
-    if (isRefusal(err)) return false
+    if (isRefusal(err)) return 'refused'
     throw err
   }
   const invalid = (why: string) =>
@@ -96,7 +137,7 @@ async function copyFile(t: ApplyTarget, entry: TreeFacts): Promise<boolean> {
     signal: t.signal,
     ...(metadata === undefined ? {} : { metadata }),
   })
-  if (written.hash === entry.hash) return true
+  if (written.hash === entry.hash) return written.version
   if (t.head !== undefined && before !== undefined) {
     if (existed) await t.head.restoreFile(entry.path, { version: before })
     else await deleteIfPresent(t.head, entry.path)

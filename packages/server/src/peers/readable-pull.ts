@@ -11,6 +11,9 @@ import type { ReadableCursor } from './readable-cursor'
 import { isAboveScope, isUnderScope, missingFrom, planSteps } from './readable-plan'
 import type { ApplyStep, TreeFacts } from './readable-plan'
 
+/** The scope hash recorded when someone else wrote there during an apply: it matches none. */
+const INTERLEAVED = 'interleaved'
+
 /** A readable pull's outcome, with the files the peer refused to the key. */
 export type ReadablePullOutcome = PullOutcome & { skipped: number }
 
@@ -88,7 +91,8 @@ export async function pullReadable(
         peer: peer.name,
         version,
         workspace,
-        ...(fork === undefined ? { head: db } : {}),
+        scope,
+        ...(fork === undefined ? { head: db, plannedAt: view.version } : {}),
         signal,
       },
       plan.steps,
@@ -102,7 +106,16 @@ export async function pullReadable(
     throw err
   }
   const skipped = plan.refused + count.skipped
-  const scopeHash = (await localEntry(workspace.view(), scope))?.hash ?? null
+  // The scope as our last change left it: a write of someone else after it is a local change.
+  const applied =
+    fork !== undefined
+      ? workspace.view()
+      : count.version === undefined
+        ? view
+        : db.at(count.version)
+  const scopeHash = count.interleaved
+    ? INTERLEAVED
+    : ((await localEntry(applied, scope))?.hash ?? null)
   if (fork !== undefined && count.applied === 0) {
     // Every difference was refused to the key: the fork would only copy HEAD.
     await abandonIfPresent(db, fork)
