@@ -27,6 +27,8 @@ const EXPOSED_HEADERS = [
   'content-length',
   'content-disposition',
   'x-request-id',
+  // The version an export, patch or file read came from.
+  'svcdb-version',
 ]
 
 /** What the app is built from. */

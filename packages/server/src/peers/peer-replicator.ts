@@ -92,6 +92,10 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
       logger.info(`pulled ${outcome.entries} entries from peer ${peer.name}`, {
         version: outcome.version,
       })
+    if ('skipped' in outcome && typeof outcome.skipped === 'number' && outcome.skipped > 0)
+      logger.warn(
+        `peer ${peer.name} refused ${outcome.skipped} entries to its key: they were not copied`,
+      )
     if (outcome.kind === 'fork')
       logger.warn(
         `peer ${peer.name} and this deployment both changed: its version is kept as fork ${outcome.fork}, HEAD is unchanged`,
@@ -121,7 +125,10 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
         const built = event.payload.construct_time
         if (typeof built === 'number') clock.heartbeat(built, event.receivedAt)
         const reading = clock.reading()
-        book.update(peer.name, { clockOffsetMs: reading.offsetMs, roundTripMs: reading.roundTripMs })
+        book.update(peer.name, {
+          clockOffsetMs: reading.offsetMs,
+          roundTripMs: reading.roundTripMs,
+        })
         return
       }
       if (QUIET.has(event.type)) return
@@ -161,10 +168,14 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
       // Another node holds the peer (or the lock was lost): try again a period later.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, options.intervalMs)
-        stopped.signal.addEventListener('abort', () => {
-          clearTimeout(timer)
-          resolve()
-        }, { once: true })
+        stopped.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer)
+            resolve()
+          },
+          { once: true },
+        )
       })
     }
   })()

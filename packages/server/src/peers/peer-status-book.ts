@@ -1,6 +1,7 @@
 import type { PeerStatus } from '@svcdb/contract'
 import type { Database, SystemStore } from '@svcdb/engine'
 import type { PeerConfig } from '../config/peer-flags'
+import { loadReadableCursor } from './readable-cursor'
 
 /** What is known of one peer's replication; times are Unix milliseconds. */
 export interface PeerRecord {
@@ -39,6 +40,9 @@ export interface PeerStatusBook {
   syncSection(): Promise<SyncSection>
 }
 
+/** Where records are kept in the system namespace `peers` (`status/NAME`). */
+const STATUS = 'status/'
+
 const blank = (): PeerRecord => ({
   state: 'pending',
   live: false,
@@ -54,7 +58,7 @@ const blank = (): PeerRecord => ({
 
 /**
  * The status book of `peers`, saved in the system namespace `peers` (one JSON record per
- * peer). In a cluster one node syncs a peer at a time, so the others answer from what it
+ * peer, under `status/NAME`). In a cluster one node syncs a peer at a time, so the others answer from what it
  * saved; only the names configured here are reported.
  */
 export function createPeerStatusBook(options: {
@@ -74,7 +78,9 @@ export function createPeerStatusBook(options: {
     Object.assign(mine(name), patch, { updatedAt: options.now() })
   }
   const newest = async (): Promise<Map<string, PeerRecord>> => {
-    const saved = new Map(await store.entries(''))
+    const saved = new Map(
+      (await store.entries(STATUS)).map(([key, value]) => [key.slice(STATUS.length), value]),
+    )
     const out = new Map<string, PeerRecord>()
     for (const [name, record] of records) {
       const raw = saved.get(name)
@@ -88,29 +94,34 @@ export function createPeerStatusBook(options: {
     update,
     async save(name, patch) {
       update(name, patch)
-      await store.batch([{ type: 'put', key: name, value: JSON.stringify(mine(name)) }])
+      await store.batch([{ type: 'put', key: STATUS + name, value: JSON.stringify(mine(name)) }])
     },
     async statuses() {
       const cursors = new Map((await options.db.peerPins.list()).map((p) => [p.name, p.version]))
+      // A peer pulled through a key that may only read keeps its cursor in its own record.
+      const cursorOf = async (name: string) =>
+        cursors.get(name) ?? (await loadReadableCursor(options.db, name))?.version ?? null
       const current = await newest()
-      return options.peers.map((peer) => {
-        const r = current.get(peer.name) ?? blank()
-        return {
-          name: peer.name,
-          url: peer.url,
-          scope: peer.scope ?? null,
-          state: r.state,
-          live: r.live,
-          cursor: cursors.get(peer.name) ?? null,
-          lag_entries: r.lagEntries,
-          last_attempt_at: r.lastAttemptAt,
-          last_success_at: r.lastSuccessAt,
-          last_error: r.lastError,
-          forks_created: r.forksCreated,
-          clock_offset_ms: r.clockOffsetMs,
-          round_trip_ms: r.roundTripMs,
-        }
-      })
+      return Promise.all(
+        options.peers.map(async (peer) => {
+          const r = current.get(peer.name) ?? blank()
+          return {
+            name: peer.name,
+            url: peer.url,
+            scope: peer.scope ?? null,
+            state: r.state,
+            live: r.live,
+            cursor: await cursorOf(peer.name),
+            lag_entries: r.lagEntries,
+            last_attempt_at: r.lastAttemptAt,
+            last_success_at: r.lastSuccessAt,
+            last_error: r.lastError,
+            forks_created: r.forksCreated,
+            clock_offset_ms: r.clockOffsetMs,
+            round_trip_ms: r.roundTripMs,
+          }
+        }),
+      )
     },
     async syncSection() {
       const now = options.now()
