@@ -25,6 +25,11 @@ export interface PullServices {
   http: PeerHttp
   clock: PeerClock
   now(): number
+  /**
+   * Hears that the peer is at `target` while this deployment synced up to `cursor` (undefined
+   * before the first sync), before anything is transferred: the replicator measures the lag.
+   */
+  onBehind?: (cursor: string | undefined, target: string) => void
 }
 
 /**
@@ -44,6 +49,7 @@ export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<Pu
   await probeRoundTrip(s, signal)
   const cursor = await db.peerPins.get(peer.name)
   const { target, body } = await targetOf(peer, await openArchive(s, cursor, signal))
+  if (target !== cursor) s.onBehind?.(cursor, target)
   const head = db.head()
   if (target === cursor || target === head) {
     await body.cancel().catch(() => undefined)

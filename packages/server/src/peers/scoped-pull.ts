@@ -26,6 +26,7 @@ export async function pullScoped(
     await body.cancel().catch(() => undefined)
     return { kind: 'current', version: target }
   }
+  s.onBehind?.(cursor, target)
   const incoming = `${peer.name}.incoming`
   const result = await db.importArchive(chunksOf(body), { force: true, pin: incoming, signal })
   const entries = result.entriesImported + result.deletionsApplied
