@@ -1,10 +1,12 @@
 import type { Auth } from '@svcdb/auth'
+import type { Context } from 'hono'
 import { routes } from '@svcdb/contract'
 import type { Database, TreeView, Workspace } from '@svcdb/engine'
 import { normalizePath } from '@svcdb/engine'
 import { changeResultView, deletedEntryView, writeResultView } from '../../dto/entry-views'
 import { sendView } from '../../dto/send-view'
 import { ServerError } from '../../errors/server-error'
+import type { AppEnv } from '../../routing/app-env'
 import { handleRoute } from '../../routing/route-handler'
 import type { RouteHandler } from '../../routing/route-handler'
 import { ARCHIVE_VERSION_HEADER } from '../versions/archive-response'
@@ -73,29 +75,15 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
     handleRoute(routes.filesRead, async (c, { query }) => {
       const path = normalizePath(rawFilePath(c, '/files/'))
       const source = readSource(db, query)
-      // Names the version read, so a puller (a peer with a non-root key) knows what it saw.
-      c.header(ARCHIVE_VERSION_HEADER, source.version)
-      return answerRead(
-        c,
-        source,
-        await accessOf(c, auth),
-        path,
-        query as ReadQuery,
-        false,
+      return namingVersion(c, source.version, async () =>
+        answerRead(c, source, await accessOf(c, auth), path, query as ReadQuery, false),
       )
     }),
     handleRoute(routes.filesHead, async (c, { query }) => {
       const path = normalizePath(rawFilePath(c, '/files/'))
       const source = readSource(db, query)
-      // Names the version read, so a puller (a peer with a non-root key) knows what it saw.
-      c.header(ARCHIVE_VERSION_HEADER, source.version)
-      return answerRead(
-        c,
-        source,
-        await accessOf(c, auth),
-        path,
-        query as ReadQuery,
-        true,
+      return namingVersion(c, source.version, async () =>
+        answerRead(c, source, await accessOf(c, auth), path, query as ReadQuery, true),
       )
     }),
     handleRoute(routes.filesDelete, async (c, { query }) => {
@@ -160,4 +148,23 @@ export function fileRouteHandlers(ctx: FileRoutesContext): RouteHandler[] {
       return sendView(c, routes.linksWrite, changeResultView(result), 200)
     }),
   ]
+}
+
+/**
+ * Answers with the version read named in `svcdb-version`, so a puller (a peer with a key that
+ * may only read) knows what it saw; a refusal or error names none, so it tells a caller
+ * nothing about versions it may not read.
+ */
+async function namingVersion(
+  c: Context<AppEnv>,
+  version: string,
+  answer: () => Promise<Response>,
+): Promise<Response> {
+  c.header(ARCHIVE_VERSION_HEADER, version)
+  try {
+    return await answer()
+  } catch (err) {
+    c.header(ARCHIVE_VERSION_HEADER, undefined)
+    throw err
+  }
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startTestApp } from '../../../test/kit'
+import { identityRoutes, startTestApp } from '../../../test/kit'
 import type { TestApp } from '../../../test/kit'
 import { ARCHIVE_VERSION_HEADER } from '../versions/archive-response'
 import { fileRouteHandlers } from './file-route-handlers'
@@ -9,7 +9,7 @@ let kit: TestApp
 let root: ReturnType<TestApp['as']>
 
 beforeEach(async () => {
-  kit = await startTestApp((deps) => fileRouteHandlers(deps))
+  kit = await startTestApp((deps) => [...identityRoutes(deps), ...fileRouteHandlers(deps)])
   root = kit.as(kit.rootToken)
 })
 afterEach(() => kit.close())
@@ -49,5 +49,16 @@ describe('GET /files names the version it read (svcdb-version)', () => {
     expect(res.status).toBe(200)
     expect(versionOf(res)).toBe(onFork)
     expect(onFork).not.toBe(kit.db.head())
+  })
+
+  it('is absent from refusals and errors, which tell nothing of versions', async () => {
+    await kit.db.writeFile('/secret/a.txt', 'a')
+    const missing = await root('/files/nowhere.txt')
+    expect(missing.status).toBe(404)
+    expect(versionOf(missing)).toBeNull()
+    const { token } = await kit.userWithToken('eve')
+    const refused = await kit.as(token)('/files/secret/a.txt')
+    expect([403, 404]).toContain(refused.status)
+    expect(versionOf(refused)).toBeNull()
   })
 })
