@@ -53,6 +53,17 @@ describe('peersFromFlags', () => {
     })
   })
 
+  it('refuses two names that would read one key variable (a-b and A_B)', () => {
+    for (const pair of [
+      ['a-b=http://h:1', 'a_b=http://h:2'],
+      ['warm-standby=http://h:1', 'WARM_STANDBY=http://h:2'],
+    ])
+      expect(peersFromFlags(pair, {})).toEqual({
+        error: expect.stringContaining('SVCDB_PEER_'),
+      })
+    expect(peersFromFlags(['a-b=http://h:1', 'ab=http://h:2'], {})).toHaveLength(2)
+  })
+
   it('names the key variable in capitals with underscores', () => {
     expect(peerKeyVariable('warm-standby')).toBe('SVCDB_PEER_WARM_STANDBY_KEY')
   })

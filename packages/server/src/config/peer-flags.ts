@@ -40,8 +40,15 @@ export function peersFromFlags(
   for (const spec of specs) {
     const peer = parsePeer(spec, env)
     if ('error' in peer) return { error: `invalid value for ${source}: ${peer.error}` }
-    if (peers.some((p) => p.name.toLowerCase() === peer.name.toLowerCase()))
-      return { error: `invalid value for ${source}: peer ${peer.name} is named twice` }
+    // `a-b`, `a_b` and `A-B` would all read one key variable: refuse them as one name.
+    const twin = peers.find((p) => peerKeyVariable(p.name) === peerKeyVariable(peer.name))
+    if (twin !== undefined)
+      return {
+        error:
+          twin.name === peer.name
+            ? `invalid value for ${source}: peer ${peer.name} is named twice`
+            : `invalid value for ${source}: peers ${twin.name} and ${peer.name} are named twice (both would read ${peerKeyVariable(peer.name)})`,
+      }
     peers.push(peer)
   }
   return peers

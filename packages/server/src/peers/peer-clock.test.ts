@@ -19,8 +19,39 @@ describe('createPeerClock', () => {
   it('keeps the median of the recent offsets, so one slow delivery does not swing it', () => {
     const clock = createPeerClock()
     clock.roundTrip(0)
-    for (const late of [0, 1, 400, 2, 1]) clock.heartbeat(1000, 1000 + late)
+    const lates = [0, 1, 400, 2, 1]
+    lates.forEach((late, i) => clock.heartbeat(15_000 * i, 15_000 * i + late))
     expect(clock.reading().offsetMs).toBe(-1)
+  })
+
+  it('does not sample heartbeats replayed in a burst after a resumed reconnect', () => {
+    // Equal clocks, beats every 15 s. One arrives live, then the stream is down for 2 minutes
+    // and the reconnect (Last-Event-ID) replays the 8 beats of the gap at once.
+    const clock = createPeerClock()
+    clock.roundTrip(2)
+    clock.streamOpened(false)
+    let t = 1_000_000
+    expect(clock.heartbeat(t, t + 1)).toBe(true)
+    const reconnectedAt = t + 120_000 + 50
+    clock.streamOpened(true)
+    for (let i = 1; i <= 8; i++) expect(clock.heartbeat(t + 15_000 * i, reconnectedAt + i)).toBe(false)
+    expect(clock.reading().offsetMs).toBe(0)
+    // The next beat comes live, 15 s after the last replayed one was built.
+    t += 135_000
+    expect(clock.heartbeat(t, t + 1)).toBe(true)
+    expect(clock.reading().offsetMs).toBe(0)
+  })
+
+  it('does not sample a beat older than one already sampled, nor the first of a resumed stream alone', () => {
+    const clock = createPeerClock()
+    clock.roundTrip(0)
+    clock.streamOpened(false)
+    expect(clock.heartbeat(5_000, 5_000)).toBe(true)
+    expect(clock.heartbeat(5_000, 20_000)).toBe(false)
+    const resumed = createPeerClock()
+    resumed.streamOpened(true)
+    expect(resumed.heartbeat(1_000, 60_000)).toBe(false)
+    expect(resumed.reading().offsetMs).toBeNull()
   })
 
   it('forgets samples older than the last eight, and ignores nonsense', () => {

@@ -13,8 +13,11 @@ export interface PeerEvent {
 /** Options of {@link followPeerEvents}. */
 export interface FollowOptions {
   signal: AbortSignal
-  /** The stream is open (again). */
-  onOpen(): void
+  /**
+   * The stream is open (again); `resumed` when it was asked to replay from `Last-Event-ID`,
+   * so what arrives first may be old events in a burst rather than live ones.
+   */
+  onOpen(resumed: boolean): void
   onEvent(event: PeerEvent): void
   /** The stream ended or could not be opened; a reconnect follows unless aborted. */
   onDrop(err: unknown): void
@@ -22,6 +25,12 @@ export interface FollowOptions {
   minBackoffMs?: number
   /** Largest wait before reconnecting; default 30 s. */
   maxBackoffMs?: number
+  /**
+   * Most bytes one event may take (from the blank line ending the one before); default
+   * 1 MiB. A longer one drops the stream, as a hostile or broken peer's endless line would
+   * otherwise grow without bound here.
+   */
+  maxEventBytes?: number
   now?: () => number
 }
 
@@ -35,6 +44,7 @@ export async function followPeerEvents(http: PeerHttp, options: FollowOptions): 
   const min = options.minBackoffMs ?? 500
   const max = options.maxBackoffMs ?? 30_000
   const now = options.now ?? Date.now
+  const maxEventBytes = options.maxEventBytes ?? 1024 * 1024
   let lastId = ''
   let attempt = 0
   while (!options.signal.aborted) {
@@ -48,8 +58,9 @@ export async function followPeerEvents(http: PeerHttp, options: FollowOptions): 
         },
       })
       if (response.body === null) throw new Error('the event stream has no body')
-      options.onOpen()
-      for await (const message of decodeSseStream(response.body)) {
+      options.onOpen(lastId !== '')
+      const bounded = response.body.pipeThrough(eventSizeGuard(maxEventBytes))
+      for await (const message of decodeSseStream(bounded)) {
         const event = parseEvent(message.data, message.id, now())
         if (event === undefined) continue
         delivered = true
@@ -65,6 +76,33 @@ export async function followPeerEvents(http: PeerHttp, options: FollowOptions): 
     const ceiling = Math.min(max, min * 2 ** Math.min(attempt - 1, 16))
     await sleep(min / 2 + Math.random() * ceiling, options.signal)
   }
+}
+
+/**
+ * Passes the stream on while no event grows past `limit` bytes, counted from the last blank
+ * line (`\n\n`, or `\r\n\r\n`: a CR is not counted as a line break); errors it otherwise.
+ */
+function eventSizeGuard(limit: number): TransformStream<Uint8Array, Uint8Array> {
+  let pending = 0
+  let afterLineFeed = false
+  return new TransformStream({
+    transform(chunk, controller) {
+      for (const byte of chunk) {
+        if (byte === 0x0d) continue
+        if (byte === 0x0a) {
+          if (afterLineFeed) pending = 0
+          afterLineFeed = true
+          continue
+        }
+        afterLineFeed = false
+        if (++pending > limit) {
+          controller.error(new Error(`the peer sent an event longer than ${limit} bytes`))
+          return
+        }
+      }
+      controller.enqueue(chunk)
+    },
+  })
 }
 
 function parseEvent(data: string, id: string, receivedAt: number): PeerEvent | undefined {

@@ -27,6 +27,8 @@ export function createPeerHttp(peer: PeerConfig, fetchImpl: typeof fetch = fetch
         response = await fetchImpl(peer.url + path, {
           method,
           headers: { ...options.headers, ...auth },
+          // A redirect would carry the key to wherever the peer (or its proxy) points.
+          redirect: 'error',
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         })
       } catch (err) {
@@ -43,6 +45,9 @@ export function createPeerHttp(peer: PeerConfig, fetchImpl: typeof fetch = fetch
   }
 }
 
+/** The most of an error answer read: a hostile peer's endless body is not ours to hold. */
+const MAX_ERROR_BODY = 64 * 1024
+
 async function answeredError(
   peer: PeerConfig,
   method: string,
@@ -53,7 +58,8 @@ async function answeredError(
   let code = `HTTP_${response.status}`
   let detail = response.statusText
   try {
-    const body = (await response.json()) as { error?: { code?: unknown; message?: unknown } }
+    const text = await readAtMost(response, MAX_ERROR_BODY)
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
     if (typeof body.error?.code === 'string') code = body.error.code
     if (typeof body.error?.message === 'string') detail = body.error.message
   } catch {
@@ -70,4 +76,23 @@ async function answeredError(
     `peer ${peer.name} answered ${response.status} to ${where}: ${detail}${hint}`,
     response.status,
   )
+}
+
+/** The first `limit` bytes of `response`'s body as text; the rest is never read. */
+async function readAtMost(response: Response, limit: number): Promise<string> {
+  if (response.body === null) return ''
+  const reader = response.body.getReader()
+  const parts: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read()
+      if (done) break
+      parts.push(value.subarray(0, limit - size))
+      size += Math.min(value.length, limit - size)
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined)
+  }
+  return new TextDecoder().decode(Buffer.concat(parts))
 }
