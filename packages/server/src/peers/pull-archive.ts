@@ -68,7 +68,10 @@ export async function forkFor(
       throw err
     }
   }
-  throw new PeerError('CONFLICT', `forks named for version ${version} of peer ${peer} are all taken`)
+  throw new PeerError(
+    'CONFLICT',
+    `forks named for version ${version} of peer ${peer} are all taken`,
+  )
 }
 
 /** The chunks of a response body; leaving early cancels it (the peer stops sending). */
@@ -88,4 +91,23 @@ export async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerato
     if (!done) await reader.cancel().catch(() => undefined)
     reader.releaseLock()
   }
+}
+
+/**
+ * The fork an earlier pull made for the peer's version `cursor` (`peer-NAME-…` still holding
+ * exactly that version, so nobody wrote to it since), or undefined.
+ */
+export async function untouchedPeerFork(
+  db: Database,
+  peer: string,
+  cursor: string,
+): Promise<string | undefined> {
+  const prefix = `peer-${peer}-`
+  const forks = await db.forks.list()
+  return forks.find(
+    (f) =>
+      f.name.startsWith(prefix) &&
+      f.version === cursor &&
+      cursor.startsWith(f.name.slice(prefix.length)),
+  )?.name
 }

@@ -3,9 +3,15 @@ import type { PeerConfig } from '../config/peer-flags'
 import type { PeerClock } from './peer-clock'
 import type { PeerHttp } from './peer-http'
 import { peerKeyMode } from './peer-key-mode'
-import { chunksOf, forkFor, openArchive, probeRoundTrip, targetOf } from './pull-archive'
+import {
+  chunksOf,
+  forkFor,
+  openArchive,
+  probeRoundTrip,
+  targetOf,
+  untouchedPeerFork,
+} from './pull-archive'
 import { pullReadable } from './readable-pull'
-import { pullScoped } from './scoped-pull'
 
 /** What one pull did. */
 export type PullOutcome =
@@ -43,9 +49,10 @@ export interface PullServices {
  */
 export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<PullOutcome> {
   const { db, peer } = s
-  // A key that is not root may not export: it replicates what it may read, file by file.
-  if ((await peerKeyMode(s.http, peer.name, signal)) === 'readable') return pullReadable(s, signal)
-  if (peer.scope !== undefined) return pullScoped(s, peer.scope, signal)
+  // A key that is not root may not export: it replicates what it may read, file by file. So
+  // does a scope, so that nothing of the peer outside it is ever transferred or kept here.
+  if (peer.scope !== undefined || (await peerKeyMode(s.http, peer.name, signal)) === 'readable')
+    return pullReadable(s, signal)
   await probeRoundTrip(s, signal)
   const cursor = await db.peerPins.get(peer.name)
   const { target, body } = await targetOf(peer, await openArchive(s, cursor, signal))
@@ -75,7 +82,11 @@ export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<Pu
     await db.peerPins.set(peer.name, target)
     return { kind: 'pinned', version: target }
   }
+  const previous = cursor === undefined ? undefined : await untouchedPeerFork(db, peer.name, cursor)
   const result = await db.importArchive(chunksOf(body), { ...common, fork: fork.name })
+  // One fork per divergence: the peer's newer version supersedes the fork of its older one,
+  // unless someone wrote to that fork (its version would then differ from the cursor).
+  if (previous !== undefined) await db.forks.abandon(previous).catch(() => undefined)
   return { kind: 'fork', version: target, fork: fork.name, entries: entriesOf(result) }
 }
 

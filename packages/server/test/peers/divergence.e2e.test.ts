@@ -81,4 +81,29 @@ describe('divergent writes on two peers', () => {
     expect(await a.read('/local.txt')).toBeUndefined()
     expect(await a.forks()).toEqual([])
   }, 60_000)
+
+  it('keeps one fork per divergence: a newer peer version replaces an untouched peer fork', async () => {
+    const [first] = await b.forks()
+    const next = await a.write('/remote-2.txt', text('more'))
+    const nextName = `peer-a-${next.slice(0, 12)}`
+    await pollUntil(
+      `fork ${nextName} alone on B`,
+      () => b.forks(),
+      (list) => list.length === 1 && list[0]?.name === nextName && list[0]?.version === next,
+    )
+    expect(first?.name).not.toBe(nextName)
+
+    // Someone works on the peer fork: it is theirs now, and the next version gets its own.
+    const touched = await b.request('PUT', `/files/note.txt?fork=${nextName}`, text('mine'))
+    expect(touched.status).toBe(201)
+    const last = await a.write('/remote-3.txt', text('even more'))
+    const lastName = `peer-a-${last.slice(0, 12)}`
+    const forks = await pollUntil(
+      `fork ${lastName} beside the touched one`,
+      () => b.forks(),
+      (list) => list.some((f) => f.name === lastName),
+    )
+    expect(forks.map((f) => f.name).sort()).toEqual([lastName, nextName].sort())
+    expect(await b.read('/remote-3.txt')).toBeUndefined()
+  }, 60_000)
 })

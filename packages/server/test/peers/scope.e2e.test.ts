@@ -3,8 +3,9 @@ import { fingerprint, pollUntil, startPeerNode } from '../kit/peer-servers'
 import type { PeerNode } from '../kit/peer-servers'
 
 /**
- * Issue 21: `--peer NAME=URL#/dir` with a root key applies only `dir` of the peer's
- * versions: the rest of this deployment is its own, and a divergent `dir` makes the fork.
+ * Issue 21: `--peer NAME=URL#/dir` with a root key copies only `dir` of the peer: the rest of
+ * this deployment is its own, nothing outside `dir` is transferred, and a divergent `dir`
+ * makes the fork (B's tree with the peer's `dir`).
  */
 let a: PeerNode
 let b: PeerNode
@@ -60,12 +61,18 @@ describe('a peer with a path scope', () => {
     await pollUntil(
       `fork ${forkName} on B`,
       () => b.forks(),
-      (forks) => forks.some((f) => f.name === forkName && f.version === remote),
+      (forks) => forks.some((f) => f.name === forkName),
     )
     expect(await b.read('/projects/b-only.txt')).toEqual(text('B adds its own'))
     expect(await b.read('/projects/z.txt')).toBeUndefined()
     expect((await b.peer('a')).forks_created).toBe(1)
-    // Outside the scope nothing of A reached B, even on the next pulls.
+    // The fork is B's tree with A's scope: A's z.txt, not B's own file in the scope, B's
+    // files outside it, and nothing of A outside the scope (never transferred at all).
+    const onFork = (path: string) => b.request('GET', `/files${path}?fork=${forkName}`)
+    expect(await (await onFork('/projects/z.txt')).text()).toBe('A adds z')
+    expect((await onFork('/projects/b-only.txt')).status).toBe(404)
+    expect(await (await onFork('/mine.txt')).text()).toBe('B’s own')
+    expect((await onFork('/outside.txt')).status).toBe(404)
     expect(await b.read('/outside.txt')).toBeUndefined()
   })
 })
