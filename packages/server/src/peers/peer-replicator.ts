@@ -5,6 +5,7 @@ import type { Logger } from '../logger'
 import { createPeerClock } from './peer-clock'
 import { describeFailure } from './peer-error'
 import { followPeerEvents } from './peer-events'
+import { measurePeerLag } from './peer-lag'
 import type { PeerEvent } from './peer-events'
 import { createPeerHttp } from './peer-http'
 import type { PeerStatusBook } from './peer-status-book'
@@ -44,20 +45,51 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
   const clock = createPeerClock()
   const stopped = new AbortController()
   let wasFailing = false
+  // Entries of change events heard so far (a running total), and the round running now.
+  let heard = 0
+  let round = 0
+  let succeeded = 0
+
+  /**
+   * Measures, without holding up the pull, how far the peer is ahead; the answer becomes the
+   * lag (plus what events told of since), unless the round already succeeded or a newer one
+   * started, whose own measurement is the better one.
+   */
+  const measure = (cursor: string | undefined, target: string, signal: AbortSignal) => {
+    const mine = round
+    const heardAtStart = heard
+    measurePeerLag(http, {
+      cursor,
+      target,
+      signal,
+      ...(peer.scope === undefined ? {} : { scope: peer.scope }),
+    })
+      .then(async (count) => {
+        if (count === undefined || mine !== round || succeeded === mine) return
+        // Set at once (no await between the check and it), then saved.
+        book.update(peer.name, { lagEntries: count + (heard - heardAtStart) })
+        await book.save(peer.name, {})
+      })
+      .catch(() => undefined)
+  }
 
   const attempt = async (signal: AbortSignal): Promise<void> => {
-    const lagAtStart = book.get(peer.name).lagEntries
+    const heardAtStart = heard
     const startedAt = now()
+    const mine = ++round
+    const onBehind = (cursor: string | undefined, target: string) => measure(cursor, target, signal)
     for (let race = 1; ; race++) {
       try {
-        const outcome = await pullOnce({ db: options.db, peer, http, clock, now }, signal)
+        const outcome = await pullOnce({ db: options.db, peer, http, clock, now, onBehind }, signal)
+        succeeded = mine
         const record = book.get(peer.name)
         const clockReading = clock.reading()
         await book.save(peer.name, {
           state: 'ok',
           lastAttemptAt: startedAt,
           lastSuccessAt: now(),
-          lagEntries: Math.max(0, record.lagEntries - lagAtStart),
+          // What events told of while the round ran may be newer than what it pulled.
+          lagEntries: heard - heardAtStart,
           forksCreated: record.forksCreated + (outcome.kind === 'fork' ? 1 : 0),
           clockOffsetMs: clockReading.offsetMs,
           roundTripMs: clockReading.roundTripMs,
@@ -123,6 +155,7 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
     const onEvent = (event: PeerEvent) => {
       if (event.type === 'heartbeat') {
         const built = event.payload.construct_time
+        // Replayed beats are refused by the clock: they were built long before they came.
         if (typeof built === 'number') clock.heartbeat(built, event.receivedAt)
         const reading = clock.reading()
         book.update(peer.name, {
@@ -134,12 +167,16 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
       if (QUIET.has(event.type)) return
       const entries = event.payload.entries
       const count = Array.isArray(entries) ? entries.length : 1
+      heard += count
       book.update(peer.name, { lagEntries: book.get(peer.name).lagEntries + count })
       pull()
     }
+    // Another node may have synced the peer before this one took it over.
+    await book.refresh(peer.name).catch(() => undefined)
     const follower = followPeerEvents(http, {
       signal,
-      onOpen: () => {
+      onOpen: (resumed) => {
+        clock.streamOpened(resumed)
         book.update(peer.name, { live: true })
         pull()
       },
@@ -159,6 +196,10 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
   }
 
   const loop = (async () => {
+    // What was saved before this start comes first: events and rounds add to it.
+    await book.ready().catch((err: unknown) => {
+      logger.warn(`the saved status of peer ${peer.name} could not be read: ${(err as Error).message}`)
+    })
     while (!stopped.signal.aborted) {
       try {
         await options.leases.withLock(`peer-sync:${peer.name}`, session)

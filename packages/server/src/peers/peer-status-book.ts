@@ -7,6 +7,13 @@ import { loadReadableCursor } from './readable-cursor'
 export interface PeerRecord {
   state: 'pending' | 'ok' | 'failing'
   live: boolean
+  /**
+   * Entries the peer changed that are not applied here, as far as known: measured when a
+   * round finds the peer ahead (the entries between the cursor and the peer's version, up
+   * to 10,000), plus the entries of change events that arrived since (replayed ones after a
+   * reconnect included). A successful round leaves only what arrived while it ran. Saved, so
+   * the last known value outlives a restart; 0 when nothing is known to be missing.
+   */
   lagEntries: number
   lastAttemptAt: number | null
   lastSuccessAt: number | null
@@ -14,8 +21,11 @@ export interface PeerRecord {
   forksCreated: number
   clockOffsetMs: number | null
   roundTripMs: number | null
-  /** When this record was last changed: the newer of two copies wins. */
-  updatedAt: number
+  /**
+   * How many times this record was saved, by any node: of two copies the higher count wins.
+   * A counter, not a time, since the nodes' clocks need not agree.
+   */
+  saves: number
 }
 
 /** The spec's stats `sync` section. */
@@ -26,14 +36,32 @@ export interface SyncSection {
   sync_lag_entries: Record<string, number>
 }
 
-/** Every peer's status: kept here, saved after each attempt, readable on every node. */
+/**
+ * Every peer's status: kept here, saved after each attempt, readable on every node, and
+ * loaded again at start, so a restart or a failover to another node keeps it.
+ */
 export interface PeerStatusBook {
+  /**
+   * Loads the saved records into this node's copies (once; later calls share the first).
+   * Call before the first {@link PeerStatusBook.update}; reads wait for it themselves.
+   */
+  ready(): Promise<void>
+  /**
+   * Takes the saved copy of `name`'s record when it was saved more often than this node's
+   * (another node synced the peer meanwhile): called when this node starts syncing it.
+   */
+  refresh(name: string): Promise<void>
   /** This node's copy of `name`'s record. */
   get(name: string): PeerRecord
   /** Changes this node's copy (events, clock readings). */
   update(name: string, patch: Partial<PeerRecord>): void
-  /** Changes this node's copy and saves it, so other nodes of a cluster read it too. */
+  /**
+   * Changes this node's copy and saves it with its save count raised past both copies', so
+   * other nodes of a cluster read it too, and it is loaded again at start.
+   */
   save(name: string, patch: Partial<PeerRecord>): Promise<void>
+  /** Deletes the saved records of peers that are not configured here; returns their names. */
+  forgetUnconfigured(): Promise<string[]>
   /** Every configured peer's status, the newest of this node's and the saved copy. */
   statuses(): Promise<PeerStatus[]>
   /** The stats `sync` section (`active_peers`: a success within the last three intervals). */
@@ -53,8 +81,22 @@ const blank = (): PeerRecord => ({
   forksCreated: 0,
   clockOffsetMs: null,
   roundTripMs: null,
-  updatedAt: 0,
+  saves: 0,
 })
+
+/** A saved record, or undefined when it is not one (written by other code). */
+function parseRecord(raw: string | undefined): PeerRecord | undefined {
+  if (raw === undefined) return undefined
+  try {
+    const parsed = JSON.parse(raw) as Partial<PeerRecord>
+    if (typeof parsed !== 'object' || parsed === null || typeof parsed.state !== 'string')
+      return undefined
+    // Records saved before the count existed count as never saved.
+    return { ...blank(), ...parsed, saves: typeof parsed.saves === 'number' ? parsed.saves : 0 }
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * The status book of `peers`, saved in the system namespace `peers` (one JSON record per
@@ -75,26 +117,62 @@ export function createPeerStatusBook(options: {
     return record
   }
   const update = (name: string, patch: Partial<PeerRecord>) => {
-    Object.assign(mine(name), patch, { updatedAt: options.now() })
+    const { saves: _ignored, ...rest } = patch
+    Object.assign(mine(name), rest)
+  }
+  const saved = async (): Promise<Map<string, PeerRecord>> => {
+    const out = new Map<string, PeerRecord>()
+    for (const [key, value] of await store.entries(STATUS)) {
+      const record = parseRecord(value)
+      if (record !== undefined) out.set(key.slice(STATUS.length), record)
+    }
+    return out
+  }
+  /** Replaces this node's copy by the saved one when that was saved more often. */
+  const adopt = (name: string, other: PeerRecord | undefined) => {
+    const record = mine(name)
+    if (other !== undefined && other.saves > record.saves) Object.assign(record, other)
+  }
+  let loaded: Promise<void> | undefined
+  const ready = () => {
+    loaded ??= saved().then((all) => {
+      for (const name of records.keys()) adopt(name, all.get(name))
+    })
+    return loaded
   }
   const newest = async (): Promise<Map<string, PeerRecord>> => {
-    const saved = new Map(
-      (await store.entries(STATUS)).map(([key, value]) => [key.slice(STATUS.length), value]),
-    )
+    await ready()
+    const all = await saved()
     const out = new Map<string, PeerRecord>()
     for (const [name, record] of records) {
-      const raw = saved.get(name)
-      const other = raw === undefined ? undefined : (JSON.parse(raw) as PeerRecord)
-      out.set(name, other !== undefined && other.updatedAt > record.updatedAt ? other : record)
+      const other = all.get(name)
+      out.set(name, other !== undefined && other.saves > record.saves ? other : record)
     }
     return out
   }
   return {
+    ready,
+    async refresh(name) {
+      await ready()
+      adopt(name, parseRecord(await store.get(STATUS + name)))
+    },
     get: mine,
     update,
     async save(name, patch) {
+      await ready()
+      const stored = parseRecord(await store.get(STATUS + name))
+      adopt(name, stored)
       update(name, patch)
-      await store.batch([{ type: 'put', key: STATUS + name, value: JSON.stringify(mine(name)) }])
+      const record = mine(name)
+      record.saves = Math.max(record.saves, stored?.saves ?? 0) + 1
+      await store.batch([{ type: 'put', key: STATUS + name, value: JSON.stringify(record) }])
+    },
+    async forgetUnconfigured() {
+      const gone = (await store.entries(STATUS))
+        .map(([key]) => key.slice(STATUS.length))
+        .filter((name) => !records.has(name))
+      if (gone.length > 0) await store.batch(gone.map((name) => ({ type: 'del', key: STATUS + name })))
+      return gone
     },
     async statuses() {
       const cursors = new Map((await options.db.peerPins.list()).map((p) => [p.name, p.version]))

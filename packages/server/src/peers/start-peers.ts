@@ -1,6 +1,7 @@
 import type { Database, Leases } from '@svcdb/engine'
 import type { PeerConfig } from '../config/peer-flags'
 import type { Logger } from '../logger'
+import { reportLeftoverPeers } from './peer-leftovers'
 import { createPeerStatusBook } from './peer-status-book'
 import type { PeerStatusBook } from './peer-status-book'
 import { startPeerReplicator } from './peer-replicator'
@@ -14,7 +15,11 @@ export interface Peers {
   stop(): Promise<void>
 }
 
-/** Starts replicating `peers` into `db` (none: nothing runs). */
+/**
+ * Starts replicating `peers` into `db` (none: nothing runs), after their saved status is
+ * loaded; also names in warnings the pins left by peers no longer configured, and deletes
+ * their status records.
+ */
 export function startPeers(options: {
   db: Database
   peers: readonly PeerConfig[]
@@ -25,6 +30,9 @@ export function startPeers(options: {
 }): Peers {
   const now = Date.now
   const book = createPeerStatusBook({ ...options, now })
+  const tidied = reportLeftoverPeers({ ...options, book }).catch((err: unknown) => {
+    options.logger.warn(`leftovers of former peers could not be checked: ${(err as Error).message}`)
+  })
   const replicators = options.peers.map((peer) =>
     startPeerReplicator({
       db: options.db,
@@ -41,7 +49,7 @@ export function startPeers(options: {
     book,
     active: options.peers.length > 0,
     async stop() {
-      await Promise.all(replicators.map((r) => r.stop()))
+      await Promise.all([tidied, ...replicators.map((r) => r.stop())])
     },
   }
 }
