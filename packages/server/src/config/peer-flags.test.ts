@@ -6,7 +6,10 @@ describe('peersFromFlags', () => {
   it('reads repeated --peer flags, each with its key from the environment', () => {
     const env = { SVCDB_PEER_OFFICE_KEY: 'svc_office', SVCDB_PEER_EDGE_2_KEY: 'svc_edge' }
     expect(
-      peersFromFlags(['office=https://office.example:6830/', 'edge-2=http://10.0.0.2:6830/db'], env),
+      peersFromFlags(
+        ['office=https://office.example:6830/', 'edge-2=http://10.0.0.2:6830/db'],
+        env,
+      ),
     ).toEqual([
       { name: 'office', url: 'https://office.example:6830', key: 'svc_office' },
       { name: 'edge-2', url: 'http://10.0.0.2:6830/db', key: 'svc_edge' },
@@ -14,7 +17,9 @@ describe('peersFromFlags', () => {
   })
 
   it('falls back to SVCDB_PEERS and leaves the key out when its variable is unset', () => {
-    expect(peersFromFlags(undefined, { SVCDB_PEERS: ' a=http://127.0.0.1:1 , b=http://h:2 ' })).toEqual([
+    expect(
+      peersFromFlags(undefined, { SVCDB_PEERS: ' a=http://127.0.0.1:1 , b=http://h:2 ' }),
+    ).toEqual([
       { name: 'a', url: 'http://127.0.0.1:1' },
       { name: 'b', url: 'http://h:2' },
     ])

@@ -78,7 +78,9 @@ function parsePeer(spec: string, env: Environment): PeerConfig | { error: string
   if (hash >= 0) {
     const scope = parseScope(rest.slice(hash + 1))
     if (scope === undefined)
-      return { error: `peer ${name}: the scope must be a directory such as #/projects or #/projects/**` }
+      return {
+        error: `peer ${name}: the scope must be a directory such as #/projects or #/projects/**`,
+      }
     if (scope !== '/') peer.scope = scope
   }
   const key = env[peerKeyVariable(name)]
@@ -95,7 +97,11 @@ function parseScope(raw: string): string | undefined {
   }
   const dir = decoded.replace(/\/\*\*$/, '').replace(/\/+$/, '')
   if (dir === '') return '/'
-  if (!dir.startsWith('/') || /[*?[\]{}]/.test(dir) || dir.split('/').some((p) => p === '.' || p === '..'))
+  if (
+    !dir.startsWith('/') ||
+    /[*?[\]{}]/.test(dir) ||
+    dir.split('/').some((p) => p === '.' || p === '..')
+  )
     return undefined
   return dir
 }

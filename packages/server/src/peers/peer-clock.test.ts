@@ -34,7 +34,8 @@ describe('createPeerClock', () => {
     expect(clock.heartbeat(t, t + 1)).toBe(true)
     const reconnectedAt = t + 120_000 + 50
     clock.streamOpened(true)
-    for (let i = 1; i <= 8; i++) expect(clock.heartbeat(t + 15_000 * i, reconnectedAt + i)).toBe(false)
+    for (let i = 1; i <= 8; i++)
+      expect(clock.heartbeat(t + 15_000 * i, reconnectedAt + i)).toBe(false)
     expect(clock.reading().offsetMs).toBe(0)
     // The next beat comes live, 15 s after the last replayed one was built.
     t += 135_000

@@ -52,7 +52,9 @@ describe('createPeerHttp', () => {
       more()
     })
     const http = createPeerHttp({ name: 'a', url })
-    const failure = (await http.request('GET', '/system/health').catch((err: unknown) => err)) as PeerError
+    const failure = (await http
+      .request('GET', '/system/health')
+      .catch((err: unknown) => err)) as PeerError
     expect(failure).toBeInstanceOf(PeerError)
     expect(failure.code).toBe('HTTP_500')
     expect(failure.status).toBe(500)

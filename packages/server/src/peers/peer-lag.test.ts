@@ -20,8 +20,7 @@ const viaApp: typeof fetch = async (input, init) => {
   asked.push(String(input))
   return peer.app.request(String(input), init)
 }
-const http = () =>
-  createPeerHttp({ name: 'a', url: 'http://peer.test', key: peer.rootKey }, viaApp)
+const http = () => createPeerHttp({ name: 'a', url: 'http://peer.test', key: peer.rootKey }, viaApp)
 const signal = new AbortController().signal
 
 describe('measurePeerLag', () => {
@@ -43,7 +42,10 @@ describe('measurePeerLag', () => {
   it('reads pages of 1000 and stops counting at 10,000', async () => {
     const cursor = (await peer.db.writeFile('/first.txt', '1')).version
     await peer.db.writeFiles(
-      Array.from({ length: MAX_MEASURED_LAG + 500 }, (_, i) => ({ path: `/f${i}.txt`, data: `${i}` })),
+      Array.from({ length: MAX_MEASURED_LAG + 500 }, (_, i) => ({
+        path: `/f${i}.txt`,
+        data: `${i}`,
+      })),
     )
     const lag = await measurePeerLag(http(), { cursor, target: peer.db.head(), signal })
     expect(lag).toBe(MAX_MEASURED_LAG)

@@ -27,7 +27,10 @@ export interface PeerLagQuery {
  * count them (files, directories, symlinks), or undefined for a scoped peer, whose part of
  * that count is unknown. Throws what the peer answered when it did not list them.
  */
-export async function measurePeerLag(http: PeerHttp, query: PeerLagQuery): Promise<number | undefined> {
+export async function measurePeerLag(
+  http: PeerHttp,
+  query: PeerLagQuery,
+): Promise<number | undefined> {
   const { cursor, target, scope, signal } = query
   if (cursor === undefined) return scope === undefined ? headEntries(http, signal) : undefined
   const inScope = (path: string) =>
@@ -50,8 +53,7 @@ export async function measurePeerLag(http: PeerHttp, query: PeerLagQuery): Promi
 async function headEntries(http: PeerHttp, signal: AbortSignal): Promise<number | undefined> {
   const res = await http.request('GET', '/system/stats', { signal })
   const body = (await res.json().catch(() => undefined)) as
-    | { counts?: { files?: unknown; directories?: unknown; symlinks?: unknown } }
-    | undefined
+    { counts?: { files?: unknown; directories?: unknown; symlinks?: unknown } } | undefined
   const counts = [body?.counts?.files, body?.counts?.directories, body?.counts?.symlinks]
   if (!counts.every((n): n is number => typeof n === 'number' && n >= 0)) return undefined
   return Math.min(

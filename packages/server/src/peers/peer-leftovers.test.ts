@@ -51,7 +51,12 @@ describe('reportLeftoverPeers', () => {
   it('warns once per pin of a peer no longer configured, keeps the pins, drops its status', async () => {
     const version = await leftBehind()
     const logger = recordingLogger()
-    const book = createPeerStatusBook({ db: here.db, peers: [kept], intervalMs: 1000, now: Date.now })
+    const book = createPeerStatusBook({
+      db: here.db,
+      peers: [kept],
+      intervalMs: 1000,
+      now: Date.now,
+    })
     await reportLeftoverPeers({ db: here.db, peers: [kept], book, logger })
     expect(logger.warnings).toHaveLength(2)
     expect(logger.warnings[0]).toContain('peer/gone ')

@@ -198,7 +198,9 @@ export function startPeerReplicator(options: PeerReplicatorOptions): { stop(): P
   const loop = (async () => {
     // What was saved before this start comes first: events and rounds add to it.
     await book.ready().catch((err: unknown) => {
-      logger.warn(`the saved status of peer ${peer.name} could not be read: ${(err as Error).message}`)
+      logger.warn(
+        `the saved status of peer ${peer.name} could not be read: ${(err as Error).message}`,
+      )
     })
     while (!stopped.signal.aborted) {
       try {

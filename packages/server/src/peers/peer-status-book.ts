@@ -171,7 +171,8 @@ export function createPeerStatusBook(options: {
       const gone = (await store.entries(STATUS))
         .map(([key]) => key.slice(STATUS.length))
         .filter((name) => !records.has(name))
-      if (gone.length > 0) await store.batch(gone.map((name) => ({ type: 'del', key: STATUS + name })))
+      if (gone.length > 0)
+        await store.batch(gone.map((name) => ({ type: 'del', key: STATUS + name })))
       return gone
     },
     async statuses() {
