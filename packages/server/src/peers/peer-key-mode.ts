@@ -1,7 +1,7 @@
 import { whoamiSchema } from '@svcdb/contract'
-import * as v from 'valibot'
 import { PeerError } from './peer-error'
 import type { PeerHttp } from './peer-http'
+import { readPeerJson } from './peer-json-body'
 
 /** How a pull reaches a peer: its whole database (a root key) or what the key may read. */
 export type PeerKeyMode = 'archive' | 'readable'
@@ -30,13 +30,8 @@ export async function peerKeyMode(
     modes.set(http, 'archive')
     return 'archive'
   }
-  const parsed = v.safeParse(whoamiSchema, await res.json().catch(() => undefined))
-  if (!parsed.success)
-    throw new PeerError(
-      'INVALID_ARCHIVE',
-      `peer ${peer} answered GET /auth/whoami in an unknown form`,
-    )
-  const mode: PeerKeyMode = parsed.output.is_root ? 'archive' : 'readable'
+  const whoami = await readPeerJson(peer, whoamiSchema, res)
+  const mode: PeerKeyMode = whoami.is_root ? 'archive' : 'readable'
   modes.set(http, mode)
   return mode
 }

@@ -1,15 +1,21 @@
 import { entryViewSchema, listingSchema, versionChangesPageSchema } from '@svcdb/contract'
 import type { EntryView, VersionChangeView } from '@svcdb/contract'
 import { normalizePath } from '@svcdb/engine'
-import * as v from 'valibot'
 import { ARCHIVE_VERSION_HEADER } from '../routes/versions/archive-response'
 import { PeerError } from './peer-error'
 import type { PeerHttp } from './peer-http'
+import { readPeerJson } from './peer-json-body'
 import { isUnderScope } from './readable-plan'
 import type { TreeFacts } from './readable-plan'
 
 const HEX = /^[0-9a-f]{64}$/
 const PAGE = 1000
+
+/**
+ * The most entries one pull takes from a peer (changes, or a walk): a peer that pages on
+ * without end fails the round with `PEER_ANSWER_TOO_LARGE` instead of filling memory.
+ */
+export const PEER_ENTRY_LIMIT = 1_000_000
 
 /** `/files` followed by `path`, each name percent-encoded. */
 export function filesUrl(path: string): string {
@@ -56,20 +62,6 @@ export function factsOf(peer: string, view: EntryView, scope: string): TreeFacts
   return facts
 }
 
-async function json<T>(
-  peer: string,
-  schema: v.GenericSchema<unknown, T>,
-  response: Response,
-): Promise<T> {
-  const parsed = v.safeParse(schema, await response.json().catch(() => undefined))
-  if (!parsed.success)
-    throw new PeerError(
-      'INVALID_ARCHIVE',
-      `peer ${peer} answered ${response.url} in an unknown form`,
-    )
-  return parsed.output
-}
-
 /**
  * The peer's HEAD as this key reads `scope`: the version (`svcdb-version` of a stat of the
  * scope) and the scope's entry there, undefined when the peer lacks it or hides it (the
@@ -84,7 +76,7 @@ export async function peerHead(
   try {
     const res = await http.request('GET', `${filesUrl(scope)}?stat=true&nofollow=true`, { signal })
     const version = versionHeader(peer, res)
-    const view = await json(peer, entryViewSchema, res)
+    const view = await readPeerJson(peer, entryViewSchema, res)
     return { version, top: scope === '/' ? undefined : factsOf(peer, view, scope) }
   } catch (err) {
     if (scope === '/' || !isRefusal(err)) throw err
@@ -114,7 +106,7 @@ export async function peerStat(
     if (isRefusal(err)) return undefined
     throw err
   }
-  return factsOf(peer, await json(peer, entryViewSchema, res), scope)
+  return factsOf(peer, await readPeerJson(peer, entryViewSchema, res), scope)
 }
 
 /** What a walk of the peer's tree found: entries, and directories it may not list. */
@@ -145,6 +137,7 @@ export async function peerWalk(
       continue
     }
     for (const entry of listed) {
+      if (walk.entries.length >= PEER_ENTRY_LIMIT) throw tooMany(peer, 'entries in its walk')
       walk.entries.push(entry)
       if (entry.type === 'directory') pending.push(entry.path)
     }
@@ -173,7 +166,7 @@ async function peerChildren(
       if (isRefusal(err) && after === undefined) return undefined
       throw err
     }
-    const page = await json(peer, listingSchema, res)
+    const page = await readPeerJson(peer, listingSchema, res)
     for (const item of page.items) {
       const entry = factsOf(peer, item, scope)
       // A child, one level down: anything else would make the walk go where it was not asked.
@@ -182,6 +175,10 @@ async function peerChildren(
       out.push(entry)
     }
     if (page.next === undefined || page.items.length === 0) return out
+    // An honest peer's next page starts after this one: the same place again would loop.
+    if (page.next === after)
+      throw new PeerError('INVALID_ARCHIVE', `peer ${peer} listed ${dir} in pages that repeat`)
+    if (out.length >= PEER_ENTRY_LIMIT) throw tooMany(peer, `entries in ${dir}`)
     after = page.next
   }
 }
@@ -198,6 +195,7 @@ export async function peerChanges(
   signal: AbortSignal,
 ): Promise<VersionChangeView[] | undefined> {
   const out: VersionChangeView[] = []
+  const seen = new Set<string>()
   let cursor: string | null = null
   do {
     const query: string = `from=${from}&to=${to}&limit=${PAGE}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`
@@ -208,9 +206,24 @@ export async function peerChanges(
       if (err instanceof PeerError && err.status === 404 && cursor === null) return undefined
       throw err
     }
-    const page = await json(peer, versionChangesPageSchema, res)
+    const page = await readPeerJson(peer, versionChangesPageSchema, res)
+    // A page with a next one is full on an honest peer, and its cursor moves on.
+    if (page.cursor !== null && (page.items.length === 0 || seen.has(page.cursor)))
+      throw new PeerError(
+        'INVALID_ARCHIVE',
+        `peer ${peer} answered GET /versions/changes with pages that do not move on`,
+      )
+    if (out.length + page.items.length > PEER_ENTRY_LIMIT) throw tooMany(peer, 'changes')
     out.push(...page.items)
     cursor = page.cursor
+    if (cursor !== null) seen.add(cursor)
   } while (cursor !== null)
   return out
+}
+
+function tooMany(peer: string, what: string): PeerError {
+  return new PeerError(
+    'PEER_ANSWER_TOO_LARGE',
+    `peer ${peer} sent more than ${PEER_ENTRY_LIMIT} ${what}; a pull takes at most that many`,
+  )
 }

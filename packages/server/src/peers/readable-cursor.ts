@@ -1,3 +1,4 @@
+import { isEngineError } from '@svcdb/engine'
 import type { Database } from '@svcdb/engine'
 
 /**
@@ -14,11 +15,15 @@ export interface ReadableCursor {
    */
   scopeHash: string | null
   /**
-   * Set before an apply starts and cleared when it ends: a crash in between leaves it, so the
-   * next round repeats the apply into the same place instead of mistaking its own partial
-   * apply for a local change. `fork` is null for HEAD.
+   * The fork the last divergent pull made and its version then: while nobody changed it, the
+   * next divergent pull replaces it instead of adding another.
    */
-  applying?: { version: string; fork: string | null }
+  fork?: { name: string; version: string }
+  /**
+   * Saved just before an apply lands (HEAD moves, or the fork is made), so a crash right after
+   * it is not mistaken for a local change: see {@link resumeReadableCursor}.
+   */
+  landing?: { version: string; scopeHash: string | null; fork?: string }
 }
 
 /** The system-store key of `peer`'s record. */
@@ -26,17 +31,56 @@ export function readableCursorKey(peer: string): string {
   return `readable/${peer}`
 }
 
-/** The record of `peer`, or undefined before its first apply. */
+/** The record of `peer` as saved, or undefined before its first apply. */
 export async function loadReadableCursor(
   db: Database,
   peer: string,
 ): Promise<ReadableCursor | undefined> {
   const raw = await db.systemStore('peers').get(readableCursorKey(peer))
   if (raw === undefined) return undefined
-  const parsed = JSON.parse(raw) as Partial<ReadableCursor>
+  const parsed = JSON.parse(raw) as Partial<ReadableCursor> & { applying?: unknown }
   // A record this code did not write counts as none: the next pull starts from a full listing.
   if (typeof parsed.version !== 'string' && parsed.version !== null) return undefined
-  return parsed as ReadableCursor
+  // `applying` (an older apply straight into HEAD) is dropped: HEAD's scope then differs
+  // from `scopeHash`, so what it left is kept as a local change, never overwritten.
+  const { applying: _older, ...cursor } = parsed
+  return cursor as ReadableCursor
+}
+
+/**
+ * `peer`'s record with a landing that happened folded in: into HEAD when HEAD's scope has the
+ * landing's hash now (`headScopeHash`; HEAD's scope is then the peer's as of that version,
+ * whoever made it so), into a fork when the fork exists. A landing that did not happen is
+ * dropped: the record stays as before it. The record found is saved so.
+ */
+export async function resumeReadableCursor(
+  db: Database,
+  peer: string,
+  headScopeHash: string | null,
+): Promise<ReadableCursor | undefined> {
+  const record = await loadReadableCursor(db, peer)
+  if (record?.landing === undefined) return record
+  const resumed = await landed(db, record, record.landing, headScopeHash)
+  await saveReadableCursor(db, peer, resumed)
+  return resumed
+}
+
+async function landed(
+  db: Database,
+  record: ReadableCursor,
+  landing: NonNullable<ReadableCursor['landing']>,
+  headScopeHash: string | null,
+): Promise<ReadableCursor> {
+  const { landing: _landing, ...before } = record
+  const done = { version: landing.version, scopeHash: landing.scopeHash }
+  if (landing.fork === undefined) return headScopeHash === landing.scopeHash ? done : before
+  try {
+    const fork = await db.forks.get(landing.fork)
+    return { ...done, fork: { name: fork.name, version: fork.version } }
+  } catch (err) {
+    if (isEngineError(err, 'NOT_FOUND')) return before
+    throw err
+  }
 }
 
 /** Saves `peer`'s record durably. */

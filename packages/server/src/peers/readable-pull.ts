@@ -1,18 +1,14 @@
-import { isEngineError } from '@svcdb/engine'
-import type { Database, TreeView } from '@svcdb/engine'
-import { localEntry, localScope } from './local-tree-facts'
-import { peerChanges, peerHead, peerStat, peerWalk } from './peer-tree-reads'
-import { forkFor, probeRoundTrip } from './pull-archive'
+import { localEntry } from './local-tree-facts'
+import { peerHead } from './peer-tree-reads'
+import { probeRoundTrip } from './pull-archive'
 import type { PullOutcome, PullServices } from './pull-round'
 import { applySteps } from './readable-apply'
-import type { ApplyCount } from './readable-apply'
-import { loadReadableCursor, saveReadableCursor } from './readable-cursor'
-import type { ReadableCursor } from './readable-cursor'
-import { isAboveScope, isUnderScope, missingFrom, planSteps } from './readable-plan'
-import type { ApplyStep, TreeFacts } from './readable-plan'
-
-/** The scope hash recorded when someone else wrote there during an apply: it matches none. */
-const INTERLEAVED = 'interleaved'
+import { resumeReadableCursor, saveReadableCursor } from './readable-cursor'
+import { landInFork, landOnHead } from './readable-land'
+import type { StagedPull } from './readable-land'
+import { changesPlan, fullPlan, isEmptyScope } from './readable-plan-reads'
+import type { ReadablePlan } from './readable-plan-reads'
+import { dropStaging, stagingForkName } from './readable-staging'
 
 /** A readable pull's outcome, with the files the peer refused to the key. */
 export type ReadablePullOutcome = PullOutcome & { skipped: number }
@@ -22,12 +18,16 @@ export type ReadablePullOutcome = PullOutcome & { skipped: number }
  * are root's, so this copies, through the file routes, exactly what the key may read under
  * the peer's scope (the whole tree without one). The cursor is the peer's version last
  * applied, kept with the scope's hash here right after that apply (see
- * {@link ReadableCursor}): the changes since it come from `GET /versions/changes` (which the
+ * `ReadableCursor`): the changes since it come from `GET /versions/changes` (which the
  * peer filters by the key's rights), or, with no cursor or one the peer no longer has, from
- * a walk of the scope, whose absent entries are deletions. HEAD fast-forwards while its
- * scope is as the last apply left it; otherwise the peer's state goes into a new fork
- * `peer-NAME-<hash>` made from HEAD, and HEAD stays. Every file is verified on arrival; a
- * file the peer refuses is skipped, never a failure.
+ * a walk of the scope, whose absent entries are deletions.
+ *
+ * Every step goes to a staging fork made from the HEAD the plan was made against, each file
+ * verified there; only when all passed does the pull land, in one move (see
+ * {@link landOnHead}): HEAD fast-forwards while its scope is as the last apply left it,
+ * otherwise the peer's state becomes the fork `peer-NAME-<hash>` and HEAD stays. Any failure
+ * drops the staging fork: HEAD and the cursor are as before. A file the peer refuses is
+ * skipped, never a failure.
  */
 export async function pullReadable(
   s: PullServices,
@@ -38,171 +38,64 @@ export async function pullReadable(
   await probeRoundTrip(s, signal)
   const their = await peerHead(http, peer.name, scope, signal)
   const version = their.version
-  const record = await loadReadableCursor(db, peer.name)
-  if (record?.applying === undefined && record?.version === version)
-    return { kind: 'current', version, skipped: 0 }
-
-  // A crash mid-apply: into HEAD it is repeated (HEAD's scope is partly ours already); a
-  // partly made fork is dropped and made again.
-  const resumeHead = record?.applying?.fork === null
-  const halfFork = record?.applying?.fork ?? undefined
-  if (halfFork !== undefined) await abandonIfPresent(db, halfFork)
-  const base =
-    record === undefined || record.version === null
-      ? undefined
-      : { version: record.version, scopeHash: record.scopeHash }
-
+  // What a crash or a failure left is dropped, never promoted.
+  await dropStaging(db, peer.name)
   const view = db.view()
   const ours = await localEntry(view, scope)
   const localHash = ours?.hash ?? null
+  const record = await resumeReadableCursor(db, peer.name, localHash)
+  if (record?.version === version) return { kind: 'current', version, skipped: 0 }
+  const from = record?.version ?? undefined
+  s.onBehind?.(from, version)
+
   const fastForward =
-    resumeHead || (base !== undefined ? localHash === base.scopeHash : await isEmpty(view, ours))
-
+    from !== undefined ? localHash === record?.scopeHash : await isEmptyScope(view, ours)
   const read = { http, peer: peer.name, version, scope, signal }
-  let plan: { steps: ApplyStep[]; refused: number } | undefined
-  if (fastForward && !resumeHead && base !== undefined)
-    plan = await changesPlan(read, view, base.version)
+  let plan: ReadablePlan | undefined
+  if (fastForward && from !== undefined) plan = await changesPlan(read, view, from)
   plan ??= await fullPlan(read, view, their.top)
-
-  const settled = async (scopeHash: string | null) =>
-    saveReadableCursor(db, peer.name, { version, scopeHash })
-  if (plan.steps.length === 0) {
+  const pinned = async (skipped: number): Promise<ReadablePullOutcome> => {
     // Already what the peer has (what this key may read of it): only the cursor moves.
-    await settled(localHash)
-    return { kind: 'pinned', version, skipped: plan.refused }
-  }
-
-  const fork = fastForward ? undefined : (await forkFor(db, peer.name, version)).name
-  const before: ReadableCursor = {
-    version: base?.version ?? null,
-    scopeHash: base?.scopeHash ?? null,
-  }
-  await saveReadableCursor(db, peer.name, {
-    ...before,
-    applying: { version, fork: fork ?? null },
-  })
-  if (fork !== undefined) await db.forks.create(fork)
-  const workspace = fork === undefined ? db : db.fork(fork)
-  let count: ApplyCount
-  try {
-    count = await applySteps(
-      {
-        http,
-        peer: peer.name,
-        version,
-        workspace,
-        scope,
-        ...(fork === undefined ? { head: db, plannedAt: view.version } : {}),
-        signal,
-      },
-      plan.steps,
-    )
-  } catch (err) {
-    if (fork !== undefined) {
-      // HEAD was never touched: dropping the fork undoes the whole attempt.
-      await abandonIfPresent(db, fork).catch(() => undefined)
-      await saveReadableCursor(db, peer.name, before).catch(() => undefined)
-    }
-    throw err
-  }
-  const skipped = plan.refused + count.skipped
-  // The scope as our last change left it: a write of someone else after it is a local change.
-  const applied =
-    fork !== undefined
-      ? workspace.view()
-      : count.version === undefined
-        ? view
-        : db.at(count.version)
-  const scopeHash = count.interleaved
-    ? INTERLEAVED
-    : ((await localEntry(applied, scope))?.hash ?? null)
-  if (fork !== undefined && count.applied === 0) {
-    // Every difference was refused to the key: the fork would only copy HEAD.
-    await abandonIfPresent(db, fork)
-    await settled(localHash)
+    await saveReadableCursor(db, peer.name, { version, scopeHash: localHash })
     return { kind: 'pinned', version, skipped }
   }
-  await settled(scopeHash)
-  if (fork === undefined) return { kind: 'fast-forward', version, entries: count.applied, skipped }
-  return { kind: 'fork', version, fork, entries: count.applied, skipped }
-}
+  if (plan.steps.length === 0) return pinned(plan.refused)
 
-interface PeerRead {
-  http: PullServices['http']
-  peer: string
-  version: string
-  scope: string
-  signal: AbortSignal
-}
-
-/**
- * The steps for the peer's changes since `from`, or undefined when the peer no longer has
- * `from` or a change above the scope may have replaced all of it (a full walk then).
- */
-async function changesPlan(
-  r: PeerRead,
-  view: TreeView,
-  from: string,
-): Promise<{ steps: ApplyStep[]; refused: number } | undefined> {
-  const changes = await peerChanges(r.http, r.peer, from, r.version, r.signal)
-  if (changes === undefined) return undefined
-  const mine = changes.filter((c) => isUnderScope(c.path, r.scope) || isAboveScope(c.path, r.scope))
-  if (mine.some((c) => isAboveScope(c.path, r.scope))) return undefined
-  const theirs: TreeFacts[] = []
-  const removed: string[] = []
-  let refused = 0
-  for (const change of mine) {
-    if (change.change === 'deleted') {
-      removed.push(change.path)
-      continue
-    }
-    const entry = await peerStat(r.http, r.peer, change.path, r.version, r.scope, r.signal)
-    if (entry === undefined) {
-      refused++
-      continue
-    }
-    theirs.push(entry)
-    // A directory shows once in the changes, whatever it holds.
-    if (entry.type === 'directory')
-      theirs.push(
-        ...(await peerWalk(r.http, r.peer, entry.path, r.version, r.scope, r.signal)).entries,
-      )
-  }
-  const ours = new Map<string, TreeFacts>()
-  for (const path of new Set([...removed, ...theirs.map((e) => e.path)])) {
-    const here = await localEntry(view, path)
-    if (here !== undefined) ours.set(path, here)
-  }
-  return { steps: planSteps(theirs, ours, removed), refused }
-}
-
-/** The steps that make the scope here what a walk of the peer's scope finds. */
-async function fullPlan(
-  r: PeerRead,
-  view: TreeView,
-  top: TreeFacts | undefined,
-): Promise<{ steps: ApplyStep[]; refused: number }> {
-  const theirs: TreeFacts[] = top === undefined ? [] : [top]
-  let unlisted: string[] = []
-  if (r.scope === '/' || top?.type === 'directory') {
-    const walk = await peerWalk(r.http, r.peer, r.scope, r.version, r.scope, r.signal)
-    theirs.push(...walk.entries)
-    unlisted = walk.unlisted
-  }
-  const ours = await localScope(view, r.scope)
-  return { steps: planSteps(theirs, ours, missingFrom(theirs, ours, unlisted)), refused: 0 }
-}
-
-/** True when the scope here is absent or an empty directory: the first pull may fill it. */
-async function isEmpty(view: TreeView, scope: TreeFacts | undefined): Promise<boolean> {
-  if (scope === undefined) return true
-  return scope.type === 'directory' && (await view.count(scope.path)) === 0
-}
-
-async function abandonIfPresent(db: Database, fork: string): Promise<void> {
+  const staging = stagingForkName(peer.name)
   try {
-    await db.forks.abandon(fork)
+    await db.forks.create(staging, { base: view.version })
+    const count = await applySteps(
+      { http, peer: peer.name, version, workspace: db.fork(staging), signal },
+      plan.steps,
+    )
+    const skipped = plan.refused + count.skipped
+    // Every difference was refused to the key: nothing to land.
+    if (count.applied === 0) {
+      await dropStaging(db, peer.name)
+      return await pinned(skipped)
+    }
+    const staged: StagedPull = {
+      db,
+      peer: peer.name,
+      scope,
+      version,
+      staging,
+      plannedHead: view.version,
+      plannedScopeHash: localHash,
+      steps: plan.steps,
+      cursor: record,
+      signal,
+    }
+    const entries = count.applied
+    if (fastForward) {
+      const landed = await landOnHead(staged)
+      if (landed.at === 'head') return { kind: 'fast-forward', version, entries, skipped }
+      return { kind: 'fork', version, fork: landed.fork, entries, skipped }
+    }
+    return { kind: 'fork', version, fork: await landInFork(staged), entries, skipped }
   } catch (err) {
-    if (!isEngineError(err, 'NOT_FOUND')) throw err
+    // HEAD never saw the staged steps: dropping them undoes the whole attempt.
+    await dropStaging(db, peer.name).catch(() => undefined)
+    throw err
   }
 }
