@@ -11,6 +11,7 @@ describe('createPeerClock', () => {
     clock.roundTrip(30)
     clock.roundTrip(10)
     clock.roundTrip(50)
+    clock.streamOpened(false)
     // The peer is 200 ms ahead: built at its 1200, received here at 1005 after ~5 ms.
     clock.heartbeat(1200, 1005)
     expect(clock.reading()).toEqual({ offsetMs: 200, roundTripMs: 10 })
@@ -19,6 +20,7 @@ describe('createPeerClock', () => {
   it('keeps the median of the recent offsets, so one slow delivery does not swing it', () => {
     const clock = createPeerClock()
     clock.roundTrip(0)
+    clock.streamOpened(false)
     const lates = [0, 1, 400, 2, 1]
     lates.forEach((late, i) => clock.heartbeat(15_000 * i, 15_000 * i + late))
     expect(clock.reading().offsetMs).toBe(-1)
@@ -41,6 +43,15 @@ describe('createPeerClock', () => {
     t += 135_000
     expect(clock.heartbeat(t, t + 1)).toBe(true)
     expect(clock.reading().offsetMs).toBe(0)
+  })
+
+  it('takes the first beat of a clock that heard of no fresh stream only as a reference', () => {
+    const clock = createPeerClock()
+    clock.roundTrip(0)
+    expect(clock.heartbeat(1_000, 61_000)).toBe(false)
+    expect(clock.heartbeat(16_000, 61_001)).toBe(false)
+    expect(clock.heartbeat(31_000, 76_001)).toBe(true)
+    expect(clock.reading().offsetMs).toBe(-45_001)
   })
 
   it('does not sample a beat older than one already sampled, nor the first of a resumed stream alone', () => {

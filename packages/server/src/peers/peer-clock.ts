@@ -43,14 +43,15 @@ export interface PeerClock {
  * the last one sampled, and the time between it and the beat before it must be the same on
  * both clocks (within half a second plus a round trip); replayed beats arrive in a burst,
  * seconds apart on the peer's clock but not on ours. The first beat of a fresh (not resumed)
- * stream cannot be a replay and is sampled alone.
+ * stream cannot be a replay and is sampled alone; any other first beat is only a reference.
  */
 export function createPeerClock(): PeerClock {
   const trips: number[] = []
   const offsets: number[] = []
   /** The beat before (sampled or not), as the reference of the next one. */
   let previous: { built: number; received: number } | undefined
-  let trustNext = true
+  // Until a fresh stream says otherwise, any beat may be a replay.
+  let trustNext = false
   let lastSampled = Number.NEGATIVE_INFINITY
   const push = (list: number[], value: number) => {
     list.push(value)
