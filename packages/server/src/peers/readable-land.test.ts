@@ -8,7 +8,7 @@ import { createPeerClock } from './peer-clock'
 import { createPeerHttp } from './peer-http'
 import { pullOnce } from './pull-round'
 import type { PullOutcome, PullServices } from './pull-round'
-import { loadReadableCursor } from './readable-cursor'
+import { loadReadableCursor, saveReadableCursor } from './readable-cursor'
 
 /**
  * How a readable pull lands: every step on a staging fork, HEAD moved once by a compare-and-swap,
@@ -271,5 +271,23 @@ describe('pullOnce through a read-only key, landing', () => {
       [undefined, first],
       [first, peer.db.head()],
     ])
+  })
+
+  it('after a crash between moving HEAD and saving the cursor, takes the landing for done', async () => {
+    await peer.db.writeFile('/public/a.txt', 'alpha')
+    await pull({ scope: '/public' })
+    const before = await loadReadableCursor(here.db, 'a')
+    await peer.db.writeFile('/public/b.txt', 'beta')
+    await pull({ scope: '/public' })
+    const landed = await loadReadableCursor(here.db, 'a')
+    // As a kill -9 right after the promote leaves it: the landing saved, the cursor not moved.
+    await saveReadableCursor(here.db, 'a', {
+      version: before?.version ?? null,
+      scopeHash: before?.scopeHash ?? null,
+      landing: { version: landed?.version ?? '', scopeHash: landed?.scopeHash ?? null },
+    })
+    await peer.db.writeFile('/public/c.txt', 'gamma')
+    expect(await pull({ scope: '/public' })).toMatchObject({ kind: 'fast-forward', entries: 1 })
+    expect(await here.db.forks.list()).toEqual([])
   })
 })

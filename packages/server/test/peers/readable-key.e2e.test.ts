@@ -178,5 +178,17 @@ describe('replication through a key that may only read /public', () => {
     expect(await onFork.text()).toBe('remote')
     expect((await b.request('GET', `/files/public/local.txt?fork=${forkName}`)).status).toBe(404)
     expect(await b.peer('a')).toMatchObject({ state: 'ok', forks_created: 1, last_error: null })
+
+    // A's next change replaces that fork, nobody having touched it: forks do not pile up.
+    const again = await a.write('/public/remote-2.txt', text('remote 2'))
+    const next = `peer-a-${again.slice(0, 12)}`
+    await pollUntil(
+      `fork ${next} alone on B`,
+      () => b.forks(),
+      (list) => list.length === 1 && list[0]?.name === next,
+    )
+    expect(await b.headPrefix()).toBe(local.slice(0, 12))
+    const onNext = await b.request('GET', `/files/public/remote-2.txt?fork=${next}`)
+    expect(await onNext.text()).toBe('remote 2')
   }, 60_000)
 })
