@@ -129,4 +129,25 @@ describe('peer status while pulls fail, and across a restart', () => {
     expect(caught?.sync_lag_entries).toEqual({ a: 0 })
     expect((await b.peer('a')).forks_created).toBe(2)
   }, 120_000)
+
+  it('names the pins of a peer no longer configured at start, and keeps them', async () => {
+    const before = await b.peer('a')
+    await b.restart({ peers: [] })
+    await pollUntil(
+      'the warning about peer/a',
+      async () => b.server.stderr(),
+      (err) => /pin peer\/a is left by peer a, which is no longer configured/.test(err),
+    )
+    expect(b.server.stderr()).toContain(before.cursor?.slice(0, 12))
+    expect(await b.sync()).toBeUndefined()
+    // Configured again, it resumes from its pin: nothing to pull, the same cursor.
+    await b.restart({ peers: [{ ...a.link('a'), url: relay.url }] })
+    const back = await pollUntil(
+      'B to resume A',
+      () => b.peer('a'),
+      (p) => p.state === 'ok',
+    )
+    expect(back.cursor).toBe(before.cursor)
+    expect(b.server.stderr()).not.toContain('no longer configured')
+  }, 60_000)
 })
