@@ -38,7 +38,7 @@ export type Landing = { at: 'head' } | { at: 'fork'; fork: string }
  * changed with it, both sides changed the scope and the peer's state lands in a fork instead
  * (HEAD keeps the local write); when only paths outside the scope changed, the steps are
  * copied onto a staging fork of the new HEAD (no byte asked of the peer again) and the swap
- * is tried again, `CONFLICT` after {@link REBASES} tries (the next round pulls again). The
+ * is tried again, the engine's `CONFLICT` after three tries (the caller pulls again). The
  * staging forks are abandoned and the cursor saved once landed.
  */
 export async function landOnHead(p: StagedPull): Promise<Landing> {
@@ -53,20 +53,19 @@ export async function landOnHead(p: StagedPull): Promise<Landing> {
       ...settledOf(p.cursor),
       landing: { version: p.version, scopeHash },
     })
+    let conflict: unknown
     try {
       await db.forks.promote(staging, { expectHead, by: `peer:${peer}` })
       break
     } catch (err) {
       if (!isEngineError(err, 'CONFLICT')) throw err
+      conflict = err
     }
     const head = db.view()
     if ((await localEntry(head, p.scope))?.hash !== (p.plannedScopeHash ?? undefined))
       return { at: 'fork', fork: await landInFork({ ...p, staging }) }
-    if (attempt > REBASES)
-      throw new PeerError(
-        'CONFLICT',
-        `HEAD kept moving while the pull from ${peer} landed; the next round pulls again`,
-      )
+    // The engine's CONFLICT: the replicator pulls again at once.
+    if (attempt > REBASES) throw conflict
     const next = stagingForkName(peer, attempt)
     await abandonIfPresent(db, next)
     await db.forks.create(next, { base: head.version })
