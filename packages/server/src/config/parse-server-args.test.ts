@@ -13,28 +13,35 @@ describe('parseServerArgs', () => {
   })
 
   it('reads every flag', () => {
-    const args = parseServerArgs([
-      '--data',
-      '/tmp/d',
-      '--host',
-      '::1',
-      '--port',
-      '0',
-      '--auth',
-      'file:///tmp/id',
-      '--dev',
-      '--node-id',
-      '7',
-      '--metrics-interval',
-      '500ms',
-      '--cors',
-      'https://a.example, http://b:3000',
-      '--log-level',
-      'debug',
-      '--webhook-allow',
-      'https://hooks.example, https://*.corp.example:8443',
-      '--no-console',
-    ])
+    const args = parseServerArgs(
+      [
+        '--data',
+        '/tmp/d',
+        '--host',
+        '::1',
+        '--port',
+        '0',
+        '--auth',
+        'file:///tmp/id',
+        '--dev',
+        '--node-id',
+        '7',
+        '--metrics-interval',
+        '500ms',
+        '--cors',
+        'https://a.example, http://b:3000',
+        '--log-level',
+        'debug',
+        '--webhook-allow',
+        'https://hooks.example, https://*.corp.example:8443',
+        '--no-console',
+        '--peer',
+        'office=https://office.example:6830#/projects',
+        '--peer-interval',
+        '3s',
+      ],
+      { SVCDB_PEER_OFFICE_KEY: 'svc_office' },
+    )
     expect(args).toEqual({
       action: 'run',
       config: {
@@ -53,6 +60,15 @@ describe('parseServerArgs', () => {
         webhookAllow: ['https://hooks.example', 'https://*.corp.example:8443'],
         headLogRetentionMs: 30 * 24 * 60 * 60 * 1000,
         console: false,
+        peers: [
+          {
+            name: 'office',
+            url: 'https://office.example:6830',
+            scope: '/projects',
+            key: 'svc_office',
+          },
+        ],
+        peerIntervalMs: 3000,
       },
     })
   })

@@ -19,6 +19,9 @@ describe('parseServerArgs with environment variables', () => {
       SVCDB_UNSAFE_PUBLIC: '1',
       SVCDB_HEAD_LOG_RETENTION: '12h',
       SVCDB_CONSOLE: 'no',
+      SVCDB_PEERS: 'a=http://10.0.0.1:6830,b=https://b.example',
+      SVCDB_PEER_B_KEY: 'svc_b',
+      SVCDB_PEER_INTERVAL: '30s',
     })
     expect(args).toEqual({
       action: 'run',
@@ -38,6 +41,11 @@ describe('parseServerArgs with environment variables', () => {
         webhookAllow: ['https://hooks.example'],
         headLogRetentionMs: 12 * 3_600_000,
         console: false,
+        peers: [
+          { name: 'a', url: 'http://10.0.0.1:6830' },
+          { name: 'b', url: 'https://b.example', key: 'svc_b' },
+        ],
+        peerIntervalMs: 30_000,
       },
     })
   })
