@@ -69,6 +69,8 @@ it('exports exactly the public surface', () => {
       "magicLinkResponseSchema",
       "oauthEmailConfigSchema",
       "patchCronBodySchema",
+      "peerStatusSchema",
+      "peersResponseSchema",
       "permissionFlagsSchema",
       "promoteResponseSchema",
       "queryBodySchema",

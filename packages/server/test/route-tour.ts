@@ -102,6 +102,7 @@ export function runRouteTour(name: string, open: () => Promise<TourStorage>): vo
       const steps: Step[] = [
         { route: 'systemHealth', call: () => call('GET', '/system/health') },
         { route: 'systemStats', call: () => call('GET', '/system/stats') },
+        { route: 'systemPeers', call: () => call('GET', '/system/peers') },
         { route: 'authWhoami', call: () => call('GET', '/auth/whoami') },
         {
           route: 'filesWrite',

@@ -19,6 +19,8 @@ export interface TcpProxy {
   restore(): void
   /** Bytes forwarded from the target to clients so far (to act in the middle of a transfer). */
   forwarded(): number
+  /** Forwards new connections to another port (a target restarted elsewhere). */
+  retarget(port: number): void
   /** Resets every connection and stops listening. */
   close(): Promise<void>
 }
@@ -35,7 +37,8 @@ export interface TcpProxyOptions {
  * `ECONNRESET` on open requests and on every new connection.
  */
 export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy> {
-  const { host, port } = options.target
+  const { host } = options.target
+  let { port } = options.target
   const open = new Set<Socket>()
   let down = false
   let forwarded = 0
@@ -89,6 +92,9 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
     },
     stallAfter(bytes) {
       stallAt = forwarded + bytes
+    },
+    retarget(next) {
+      port = next
     },
     restore() {
       down = false

@@ -59,7 +59,11 @@ describe('kill -9 of a node in the middle of a pull', () => {
     proxy.stallAfter(4 * SIZE)
     const node = await startPeerNode({ peers: [{ ...a.link('a'), url: proxy.url }] })
     b = node
-    await pollUntil('B to be mid-pull', async () => proxy.forwarded(), (n) => n >= 4 * SIZE)
+    await pollUntil(
+      'B to be mid-pull',
+      async () => proxy.forwarded(),
+      (n) => n >= 4 * SIZE,
+    )
     await node.kill()
     expect(proxy.forwarded()).toBeLessThan(FILES * SIZE)
     proxy.restore()
@@ -104,7 +108,11 @@ describe('kill -9 of a node in the middle of a pull', () => {
       async () => fingerprint(await node.read('/bulk/small.txt')),
       (f) => f === fingerprint(small),
     )
-    await pollUntil('B’s cursor at A’s new version', () => node.peer('a'), (p) => p.cursor === head)
+    await pollUntil(
+      'B’s cursor at A’s new version',
+      () => node.peer('a'),
+      (p) => p.cursor === head,
+    )
     expect(proxy.forwarded() - sentBefore).toBeLessThan(SIZE)
 
     await node.server.stop()

@@ -54,7 +54,8 @@ async function startMaliciousPeer(real: PeerNode): Promise<MaliciousPeer> {
     if (archive && upstream.status === 200) {
       if (mode === 'flip') {
         const middle = body.length >> 1
-        for (let i = middle; i < middle + 64 && i < body.length; i++) body[i] = 0xff ^ (body[i] ?? 0)
+        for (let i = middle; i < middle + 64 && i < body.length; i++)
+          body[i] = 0xff ^ (body[i] ?? 0)
       } else if (mode === 'truncate') {
         body = body.subarray(0, body.length >> 1)
       }
@@ -122,7 +123,11 @@ describe('a peer that sends corrupt archives', () => {
     for (const mode of ['flip', 'truncate'] as const) {
       evil.mode = mode
       // Two archives served in this mode: the first attempt with it has ended.
-      await pollUntil(`B to fetch two ${mode} archives`, async () => evil.served[mode], (n) => n >= 2)
+      await pollUntil(
+        `B to fetch two ${mode} archives`,
+        async () => evil.served[mode],
+        (n) => n >= 2,
+      )
       const peer = await pollUntil(
         `peer evil failing after a ${mode} archive`,
         () => b.peer('evil'),

@@ -97,7 +97,11 @@ describe('peer replication between built servers', () => {
     await a.write('/chain/far.bin', bytes)
     await converged(c, new Map([...files, ['/chain/far.bin', bytes]]))
     const head = await a.headPrefix()
-    await pollUntil('C’s HEAD to be A’s version', () => c.headPrefix(), (h) => h === head)
+    await pollUntil(
+      'C’s HEAD to be A’s version',
+      () => c.headPrefix(),
+      (h) => h === head,
+    )
     const sync = await pollUntil(
       'C’s stats to show peer b caught up',
       () => c.sync(),
