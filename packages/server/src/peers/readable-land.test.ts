@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { identityRoutes, openTempDatabase, startTestApp } from '../../test/kit'
 import type { TempDatabase, TestApp } from '../../test/kit'
-import type { PeerConfig } from '../config/peer-flags'
-import { fileRouteHandlers } from '../routes/files/file-route-handlers'
-import { versionChangesRoute } from '../routes/versions/version-changes-route'
-import { createPeerClock } from './peer-clock'
-import { createPeerHttp } from './peer-http'
-import { pullOnce } from './pull-round'
-import type { PullOutcome, PullServices } from './pull-round'
+import { startReadablePeer } from '../../test/kit/readable-peer'
+import type { ReadablePeer, ReadablePullOptions } from '../../test/kit/readable-peer'
+import type { PullOutcome } from './pull-round'
 import { loadReadableCursor, saveReadableCursor } from './readable-cursor'
 
 /**
@@ -16,54 +11,19 @@ import { loadReadableCursor, saveReadableCursor } from './readable-cursor'
  */
 
 /** The peer: the routes a readable pull uses, in process. Here: the database it fills. */
+let fixture: ReadablePeer
 let peer: TestApp
 let here: TempDatabase
-let readKey: string
+let viaApp: Fetch
 
 beforeEach(async () => {
-  peer = await startTestApp((deps) => [
-    ...fileRouteHandlers(deps),
-    versionChangesRoute(deps),
-    ...identityRoutes(deps),
-  ])
-  here = await openTempDatabase('svcdb-readable-')
-  // A root key with rules is not root: /public readable, /public/locked/* listable only.
-  const created = await peer.call('POST', '/auth/keys', {
-    token: peer.rootToken,
-    body: { rules: [{ '/public/locked/*': '----l---' }, { '/public/**': '-r--l---' }] },
-  })
-  expect(created.status).toBe(201)
-  readKey = ((await created.json()) as { key: string }).key
+  fixture = await startReadablePeer()
+  ;({ peer, here, viaApp } = fixture)
 })
-afterEach(async () => {
-  await here?.destroy()
-  await peer?.close()
-})
+afterEach(() => fixture?.close())
 
 type Fetch = typeof fetch
-const viaApp: Fetch = async (input, init) => peer.app.request(String(input), init)
-
-function pull(
-  options: {
-    scope?: string
-    key?: string
-    fetch?: Fetch
-    onBehind?: PullServices['onBehind']
-  } = {},
-): Promise<PullOutcome> {
-  const config: PeerConfig = { name: 'a', url: 'http://peer.test', key: options.key ?? readKey }
-  if (options.scope !== undefined) config.scope = options.scope
-  const http = createPeerHttp(config, options.fetch ?? viaApp)
-  const services: PullServices = {
-    db: here.db,
-    peer: config,
-    http,
-    clock: createPeerClock(),
-    now: Date.now,
-  }
-  if (options.onBehind !== undefined) services.onBehind = options.onBehind
-  return pullOnce(services, new AbortController().signal)
-}
+const pull = (options?: ReadablePullOptions): Promise<PullOutcome> => fixture.pull(options)
 
 /** A fetch whose file downloads fail (no answer) after the first `served`. */
 function dying(served: number): Fetch {
