@@ -7,8 +7,7 @@ import type { ChangeIterationOptions, ChangeListener } from './changes/change-fe
 import type { SequencedChange } from './changes/database-change'
 import type { EngineCore } from './engine-core'
 import { collectGarbage } from './gc/collect-garbage'
-import { collectGarbageUnderLease } from './gc/leased-gc'
-import type { LeasedGcSettings } from './gc/leased-gc'
+import { collectGarbageUnderLease, type LeasedGcSettings } from './gc/leased-gc'
 import type { GcOptions, GcResult } from './gc/collect-garbage'
 import { diffEntries } from './changes/entry-diff'
 import { buildIndexes } from './indexes/build-indexes'
@@ -24,8 +23,7 @@ import { withStoredVersion } from './versions/existing-version'
 import { verifyDatabase } from './verify/verify-database'
 import type { VerifyOptions, VerifyResult } from './verify/verify-database'
 import { Forks } from './versions/forks'
-import { history } from './versions/history'
-import type { HistoryEntry } from './versions/history'
+import { history, type HistoryEntry } from './versions/history'
 import { checkHeadMoveOptions, headLogMark, headLogPage } from './versions/head-log'
 import type { HeadLogOptions, HeadLogPage, HeadMoveOptions } from './versions/head-log'
 import { assertRefName, HEAD, refKey } from './meta/keys'
@@ -236,9 +234,8 @@ export class Database extends Workspace {
   }
 
   /**
-   * Imports an export or a patch, checking everything in it before publishing anything (see
-   * {@link ImportOptions}). A patch whose base is not HEAD fails with `BASE_MISMATCH` unless
-   * `force`.
+   * Imports an export or a patch, checking everything before publishing anything (see
+   * {@link ImportOptions}); a patch whose base is not HEAD is `BASE_MISMATCH` unless `force`.
    */
   async importArchive(
     source: AsyncIterable<Uint8Array> | Uint8Array,
@@ -251,8 +248,9 @@ export class Database extends Workspace {
 
   /**
    * Collects garbage online (DESIGN §3.6): objects and chunks no ref, version-log entry,
-   * HEAD-log entry within its retention window or running operation reaches are removed while writes go on, then pack files with much dead
-   * space are compacted. One collection runs at a time (`CONFLICT` otherwise).
+   * HEAD-log entry within its retention window or running operation reaches are removed
+   * while writes go on, then pack files with much dead space are compacted. One collection
+   * runs at a time (`CONFLICT` otherwise).
    *
    * In a shared database it runs under the cluster's `gc` lock (open with `leases`; refused
    * with `CONFLICT` without them, or while another node holds the lock), spares chunks any
