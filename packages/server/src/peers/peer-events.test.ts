@@ -1,29 +1,16 @@
-import { createServer } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createStubServers } from '../../test/kit/stub-servers'
 import { waitUntil } from '../../test/kit'
 import { createPeerHttp } from './peer-http'
 import { followPeerEvents } from './peer-events'
 import type { PeerEvent } from './peer-events'
 
-const servers: Server[] = []
 const stop = new AbortController()
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
-})
+const stubs = createStubServers()
+afterEach(() => stubs.closeAll())
 
-async function peerAnswering(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<string> {
-  const server = createServer(handler)
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+/** A `node:http` peer on loopback answering with `handler`; resolves with its URL. */
+const peerAnswering = stubs.answering
 
 const envelope = (id: string, type: string) =>
   `id: ${id}\ndata: ${JSON.stringify({ event_id: id, event_type: type, payload: {} })}\n\n`

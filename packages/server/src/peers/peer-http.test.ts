@@ -1,27 +1,13 @@
-import { createServer } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createStubServers } from '../../test/kit/stub-servers'
 import { PeerError } from './peer-error'
 import { createPeerHttp } from './peer-http'
 
-const servers: Server[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
-})
+const stubs = createStubServers()
+afterEach(() => stubs.closeAll())
 
 /** A `node:http` peer on loopback answering with `handler`; resolves with its URL. */
-async function peerAnswering(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<string> {
-  const server = createServer(handler)
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+const peerAnswering = stubs.answering
 
 describe('createPeerHttp', () => {
   it('never follows a redirect, so the key goes nowhere but the peer', async () => {
