@@ -1,76 +1,27 @@
-import { createServer } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closedPort } from '../kit'
 import { pollUntil, startPeerNode } from '../kit/peer-servers'
 import type { PeerNode } from '../kit/peer-servers'
+import { startMaliciousPeer } from '../kit/malicious-peer'
+import type { MaliciousPeer } from '../kit/malicious-peer'
 
 /**
  * Issue 21 review (findings 8 and 9): `sync_lag_entries` says how far B is behind while its
  * pulls fail, and B's status of a peer (lag, forks made, last error) outlives B's restart.
  * Between B and A sits a `node:http` relay that passes everything on, or flips bytes in the
- * middle of archives (`corrupt`), so B's rounds see A ahead and then fail verification. Its
+ * middle of archives (mode `flip`), so B's rounds see A ahead and then fail verification. Its
  * event stream is empty: what B knows of the lag, it measured.
  */
-interface Relay {
-  url: string
-  corrupt: boolean
-  close(): Promise<void>
-}
-
-async function startRelay(real: PeerNode): Promise<Relay> {
-  const streams = new Set<ServerResponse>()
-  const relay: Relay = { url: '', corrupt: false, close: async () => undefined }
-  const answer = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = req.url ?? '/'
-    if (path.startsWith('/system/events')) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-      res.flushHeaders()
-      streams.add(res)
-      res.on('close', () => streams.delete(res))
-      return
-    }
-    const upstream = await fetch(real.url + path, {
-      method: req.method ?? 'GET',
-      headers: { authorization: `Bearer ${real.key}` },
-    })
-    const body = new Uint8Array(await upstream.arrayBuffer())
-    const archive = path.startsWith('/versions/export') || path.startsWith('/versions/diff')
-    if (archive && upstream.status === 200 && relay.corrupt) {
-      const middle = body.length >> 1
-      for (let i = middle; i < middle + 64 && i < body.length; i++) body[i] = 0xff ^ (body[i] ?? 0)
-    }
-    const headers: Record<string, string> = {}
-    upstream.headers.forEach((value, name) => {
-      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name))
-        headers[name] = value
-    })
-    headers['content-length'] = String(body.length)
-    res.writeHead(upstream.status, headers)
-    res.end(body)
-  }
-  const server: Server = createServer((req, res) => {
-    answer(req, res).catch(() => res.destroy())
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  relay.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  relay.close = async () => {
-    for (const res of streams) res.destroy()
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
-  return relay
-}
 
 const text = (s: string) => new TextEncoder().encode(s)
 let a: PeerNode
 let b: PeerNode
-let relay: Relay
+let relay: MaliciousPeer
 
 beforeAll(async () => {
   a = await startPeerNode()
-  relay = await startRelay(a)
+  relay = await startMaliciousPeer(a)
+  relay.mode = 'intact'
   b = await startPeerNode({ peers: [{ ...a.link('a'), url: relay.url }] })
 }, 60_000)
 afterAll(async () => {
@@ -98,7 +49,7 @@ describe('peer status while pulls fail, and across a restart', () => {
     expect((await b.peer('a')).forks_created).toBe(1)
 
     // A gets 5 entries ahead; every archive B is sent now fails verification.
-    relay.corrupt = true
+    relay.mode = 'flip'
     for (let i = 0; i < 5; i++) await a.write(`/during-${i}.txt`, text(`d${i}`))
     const behind = await pollUntil(
       'B to know it is 5 entries behind',
@@ -119,7 +70,7 @@ describe('peer status while pulls fail, and across a restart', () => {
     expect((await b.sync())?.sync_lag_entries).toEqual({ a: 5 })
 
     // Back to A, intact: it catches up and the lag is 0 again.
-    relay.corrupt = false
+    relay.mode = 'intact'
     await b.restart({ peers: [{ ...a.link('a'), url: relay.url }] })
     const caught = await pollUntil(
       'B to catch up',
