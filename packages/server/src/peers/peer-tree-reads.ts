@@ -27,13 +27,13 @@ export function isRefusal(err: unknown): boolean {
   return err instanceof PeerError && (err.status === 403 || err.status === 404)
 }
 
-/** The version a peer's read answer names (`svcdb-version`); `INVALID_ARCHIVE` without. */
+/** The version a peer's archive or read answer names (`svcdb-version`); `INVALID_ARCHIVE` without. */
 export function versionHeader(peer: string, response: Response): string {
   const version = response.headers.get(ARCHIVE_VERSION_HEADER)?.toLowerCase() ?? ''
   if (!HEX.test(version))
     throw new PeerError(
       'INVALID_ARCHIVE',
-      `peer ${peer} did not name the version it read (${ARCHIVE_VERSION_HEADER}); is it older than this server?`,
+      `peer ${peer} did not name the version of its answer (${ARCHIVE_VERSION_HEADER}); is it older than this server?`,
     )
   return version
 }

@@ -1,11 +1,9 @@
 import { isEngineError } from '@svcdb/engine'
 import type { Database } from '@svcdb/engine'
 import type { PeerConfig } from '../config/peer-flags'
-import { ARCHIVE_VERSION_HEADER } from '../routes/versions/archive-response'
 import { PeerError } from './peer-error'
+import { versionHeader } from './peer-tree-reads'
 import type { PullServices } from './pull-round'
-
-const HEX = /^[0-9a-f]{64}$/
 
 /** Times a trivial request to the peer: the round trip its clock estimate uses. */
 export async function probeRoundTrip(s: PullServices, signal: AbortSignal): Promise<void> {
@@ -36,16 +34,14 @@ export async function targetOf(
   peer: PeerConfig,
   response: Response,
 ): Promise<{ target: string; body: ReadableStream<Uint8Array> }> {
-  const target = response.headers.get(ARCHIVE_VERSION_HEADER)?.toLowerCase() ?? ''
   const body = response.body
-  if (!HEX.test(target) || body === null) {
+  try {
+    if (body === null) throw new PeerError('INVALID_ARCHIVE', `peer ${peer.name} sent no archive`)
+    return { target: versionHeader(peer.name, response), body }
+  } catch (err) {
     await body?.cancel().catch(() => undefined)
-    throw new PeerError(
-      'INVALID_ARCHIVE',
-      `peer ${peer.name} sent an archive without naming its version (${ARCHIVE_VERSION_HEADER})`,
-    )
+    throw err
   }
-  return { target, body }
 }
 
 /**
