@@ -159,10 +159,11 @@ describe('replication through a key that may only read /public', () => {
     const local = await b.write('/public/local.txt', text('local'))
     const remote = await a.write('/public/remote.txt', text('remote'))
     const forkName = `peer-a-${remote.slice(0, 12)}`
+    // Exactly that fork once the pull ended (its staging fork is gone by then).
     const forks = await pollUntil(
-      `fork ${forkName} on B`,
+      `fork ${forkName} alone on B`,
       () => b.forks(),
-      (list) => list.some((f) => f.name === forkName),
+      (list) => list.length === 1 && list[0]?.name === forkName,
     ).catch(async (err: Error) => {
       throw new Error(
         `${err.message}; B's peer a: ${JSON.stringify(await b.peer('a'))} ${b.server.stdout().slice(-3000)} ${b.server.stderr().slice(-3000)}`,
