@@ -83,8 +83,25 @@ pg_up() {
     as_postgres "$bin/initdb" -D "$DIR/pg/data" -A trust -U postgres >/dev/null
   fi
   say "starting PostgreSQL on 127.0.0.1:$PG_PORT"
-  as_postgres "$bin/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/log" -w start \
+  pg_start "$bin" && return
+  # Say why (pg_ctl only says "examine the log"), then try once more: a start can lose to a
+  # machine still busy with the tests before it, or to a stale postmaster.pid whose PID a
+  # container has reused (nothing runs on this data directory: pg_running said so).
+  pg_log_tail
+  rm -f "$DIR/pg/data/postmaster.pid"
+  sleep 2
+  say "starting PostgreSQL again"
+  pg_start "$bin" || { pg_log_tail; return 1; }
+}
+
+pg_start() {
+  as_postgres "$1/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/log" -w -t 120 start \
     -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $DIR/pg" >/dev/null 9>&-
+}
+
+pg_log_tail() {
+  say "PostgreSQL did not start; the end of $DIR/pg/log:"
+  tail -n 20 "$DIR/pg/log" >&2 2>/dev/null || true
 }
 
 ceph() { command ceph -c "$DIR/ceph/ceph.conf" "$@"; }
@@ -162,7 +179,17 @@ ceph_up() {
   mkdir -p "$c/mgr/ceph-x"
   ceph-mgr -c "$c/ceph.conf" -i x 9>&-
   uuid="$(uuidgen)"
-  id="$(ceph osd new "$uuid")"
+  # A monitor just started can answer EPERM ("problem getting command descriptions") until it
+  # has formed its quorum of one; `osd new` with the same uuid is idempotent, so ask again.
+  local asks=0
+  until id="$(ceph osd new "$uuid" 2>>"$c/log/osd-new.log")"; do
+    asks=$((asks + 1))
+    if ((asks >= 30)); then
+      say "the monitor would not register the OSD (logs in $c/log)"
+      return 1
+    fi
+    sleep 1
+  done
   mkdir -p "$c/osd/ceph-$id"
   ceph-osd -c "$c/ceph.conf" -i "$id" --mkfs --osd-uuid "$uuid" 2>>"$c/log/osd-mkfs.log"
   # Now and then the OSD's first command reaches the monitor before it knows the cluster's
