@@ -1,4 +1,4 @@
-import { writeArchive } from './archive/export-archive'
+import { archiveChunkIds, writeArchive } from './archive/export-archive'
 import type { ExportOptions } from './archive/export-archive'
 import { importArchive } from './archive/import-archive'
 import { oneChunk, refreshedArchive } from './archive/refreshed-archive'
@@ -230,6 +230,19 @@ export class Database extends Workspace {
   diffArchive(options: { from: string; to?: string } & ExportOptions): AsyncGenerator<Uint8Array> {
     return refreshedArchive(this.core.shared, () =>
       writeArchive(this.core, options.to, options.from, options),
+    )
+  }
+
+  /**
+   * The raw ids of the chunks `exportArchive({ version: to })` (with `from`,
+   * `diffArchive({ from, to })`) would carry, read from the trees alone. A receiver that
+   * holds some names them in `skipChunks`, so they are not sent again.
+   */
+  archiveChunkIds(
+    options: { from?: string; to?: string; signal?: AbortSignal } = {},
+  ): AsyncGenerator<Uint8Array> {
+    return refreshedArchive(this.core.shared, () =>
+      archiveChunkIds(this.core, options.to, options.from ?? null, options),
     )
   }
 

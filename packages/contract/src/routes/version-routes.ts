@@ -27,6 +27,8 @@ export const versionRoutes = {
     request: {
       query: v.object({ snapshot: v.optional(versionName), hash: v.optional(v.string()) }),
     },
+    /** Optional: raw 32-byte ids of chunks the caller holds, left out of the archive. */
+    requestMediaType: 'application/octet-stream',
     responseMediaType: 'application/octet-stream',
   }),
   versionsDiff: defineRoute({
@@ -35,6 +37,23 @@ export const versionRoutes = {
     path: '/versions/diff',
     auth: 'root',
     request: { query: v.object({ from: versionName, to: v.optional(versionName) }) },
+    /** Optional: raw 32-byte ids of chunks the caller holds, left out of the patch. */
+    requestMediaType: 'application/octet-stream',
+    responseMediaType: 'application/octet-stream',
+  }),
+  /**
+   * The raw 32-byte ids of the chunks the export of `to` (HEAD by default), or with `from` the
+   * patch, would carry, concatenated: a puller names those it holds in the export's or
+   * patch's body, so they are not sent again. Not in the spec (DESIGN: replication).
+   */
+  versionsChunks: defineRoute({
+    id: 'versions.chunks',
+    method: 'GET',
+    path: '/versions/chunks',
+    auth: 'root',
+    request: {
+      query: v.object({ from: v.optional(versionName), to: v.optional(versionName) }),
+    },
     responseMediaType: 'application/octet-stream',
   }),
   versionsImport: defineRoute({

@@ -32,6 +32,11 @@ export interface ExportProgress {
 
 /** Options of exports and diffs. */
 export interface ExportOptions {
+  /**
+   * Raw ids (32 bytes each) of chunks the receiver already holds: they are left out of the
+   * archive (objects never are). A receiver learns which to name from {@link archiveChunkIds}.
+   */
+  skipChunks?: Iterable<Uint8Array>
   signal?: AbortSignal
   onProgress?(progress: ExportProgress): void
 }
@@ -70,7 +75,7 @@ export async function* writeArchive(
     const writer = createArchiveWriter(header, core.objects.hasher)
     const progress: ExportProgress = { objects: 0, chunks: 0, bytes: 0 }
     yield writer.header()
-    const walk = new VersionDiff(core.objects, new HashSet(), options.signal)
+    const walk = new VersionDiff(core.objects, sentSet(options.skipChunks), options.signal)
     const order: { item: WalkItem; read?: Promise<Uint8Array> }[] = []
     for await (const item of walk.directory(target, base)) {
       if (item.type === 'chunk') {
@@ -86,6 +91,41 @@ export async function* writeArchive(
     progress.bytes = writer.bytes
     options.onProgress?.(progress)
     yield end
+  } finally {
+    lease.release()
+  }
+}
+
+/** What the walk counts as sent from the start: the chunks the receiver holds. */
+function sentSet(skip: Iterable<Uint8Array> | undefined): HashSet {
+  const sent = new HashSet()
+  if (skip !== undefined) for (const id of skip) sent.add(id)
+  return sent
+}
+
+/**
+ * The raw ids of the chunks an archive of `to` (with `from`, a patch) would carry, in archive
+ * order, without reading one: a receiver checks which it holds and names them in
+ * {@link ExportOptions.skipChunks}, so chunks it has are never sent again.
+ */
+export async function* archiveChunkIds(
+  core: ExportServices,
+  to: VersionSpec,
+  from: VersionSpec | null,
+  options: { signal?: AbortSignal } = {},
+): AsyncGenerator<Uint8Array> {
+  core.assertOpen()
+  const target = await resolveVersionRoot(core, to)
+  const base = from === null ? undefined : await resolveVersionRoot(core, from)
+  const lease = core.fence.lease()
+  try {
+    for (const root of base === undefined ? [target] : [target, base]) {
+      const sweeping = lease.add(root)
+      if (sweeping !== undefined) await sweeping
+    }
+    const walk = new VersionDiff(core.objects, new HashSet(), options.signal)
+    for await (const item of walk.directory(target, base))
+      if (item.type === 'chunk') yield item.hash
   } finally {
     lease.release()
   }

@@ -56,6 +56,13 @@ export interface ImportOptions {
    * commit. The pin keeps the version from GC, so no `import/` ref is made for it.
    */
   pin?: string
+  /**
+   * Commit the chunks staged so far whenever this many new bytes are waiting, instead of only
+   * with the version: an import cut short (a crash, an abort) then leaves them stored, still
+   * unreferenced (GC collects them unless a later import uses them), and a receiver resuming
+   * it names them in `skipChunks` rather than receiving them again. Off by default.
+   */
+  commitChunksEvery?: number
   /** Most archive bytes accepted (`TOO_LARGE` beyond); unlimited by default. */
   maxBytes?: number
   /** Most object and chunk frames accepted (`TOO_LARGE` beyond); default 10,000,000. */
@@ -221,6 +228,7 @@ async function stageFrames(
   }
   const inflight: Promise<void>[] = []
   let count = 0
+  let waiting = 0
   try {
     for (;;) {
       const next = await frames.next()
@@ -256,6 +264,11 @@ async function stageFrames(
           }),
         )
         if (inflight.length >= STAGE_WINDOW) await inflight.shift()
+        waiting += bytes.length
+        if (options.commitChunksEvery !== undefined && waiting >= options.commitChunksEvery) {
+          await commitStagedChunks(core, out, inflight.splice(0))
+          waiting = 0
+        }
       }
       if (++count % 1024 === 0) options.onProgress?.({ bytes: 0, frames: count })
     }
@@ -267,6 +280,24 @@ async function stageFrames(
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
   if (failed !== undefined) throw failed.reason
   return out
+}
+
+/**
+ * Commits the chunks staged so far (once `inflight` settles) on their own, with no ref move:
+ * durable and unreferenced, kept from GC by the import's lease until it ends.
+ */
+async function commitStagedChunks(
+  core: ImportServices,
+  out: Staged,
+  inflight: Promise<void>[],
+): Promise<void> {
+  const settled = await Promise.allSettled(inflight)
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+  if (failed !== undefined) throw failed.reason
+  const ops = out.chunkOps.splice(0)
+  const tally = out.tally
+  out.tally = { chunks: 0, rawBytes: 0, storedBytes: 0 }
+  await core.writes.submit({ apply: async () => ({ ops, tally, result: undefined }) })
 }
 
 /** Entries of the base version (the patch's, when stored; else HEAD) missing from the target. */

@@ -12,7 +12,7 @@ export interface PeerHttp {
   request(
     method: 'GET' | 'POST',
     path: string,
-    options?: { signal?: AbortSignal; headers?: Record<string, string> },
+    options?: { signal?: AbortSignal; headers?: Record<string, string>; body?: Uint8Array },
   ): Promise<Response>
 }
 
@@ -33,6 +33,7 @@ export function createPeerHttp(peer: PeerConfig, fetchImpl: typeof fetch = fetch
           // found yet: `manual` keeps the same guarantee.)
           redirect: 'manual',
           ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.body === undefined ? {} : { body: options.body as Uint8Array<ArrayBuffer> }),
         })
       } catch (err) {
         if (options.signal?.aborted === true) throw err

@@ -3,14 +3,8 @@ import type { PeerConfig } from '../config/peer-flags'
 import type { PeerClock } from './peer-clock'
 import type { PeerHttp } from './peer-http'
 import { peerKeyMode } from './peer-key-mode'
-import {
-  chunksOf,
-  forkFor,
-  openArchive,
-  probeRoundTrip,
-  targetOf,
-  untouchedPeerFork,
-} from './pull-archive'
+import { chunksOf, forkFor, probeRoundTrip, untouchedPeerFork } from './pull-archive'
+import { openPullSource } from './pull-source'
 import { pullReadable } from './readable-pull'
 
 /** What one pull did. */
@@ -39,9 +33,16 @@ export interface PullServices {
 }
 
 /**
+ * New chunk bytes after which a pull commits what it received so far: a pull cut short (kill
+ * -9, a dropped link) keeps them, and the next one does not ask for them again.
+ */
+const COMMIT_CHUNKS_EVERY = 16 * 1024 * 1024
+
+/**
  * Pulls the peer's HEAD once (DESIGN §12, SCALE-OUT §2.7): the changes since the cursor (the
  * peer's version last synced, pinned here as ref `peer/NAME`) as a streamed patch, or its whole
- * HEAD when there is no cursor or the peer no longer keeps it. The archive is verified as any
+ * HEAD when there is no cursor or the peer no longer keeps it, either without the chunks
+ * stored here (see {@link openPullSource}). The archive is verified as any
  * import is and applied in one commit that also moves the cursor, so a crash leaves either
  * all of it or none. HEAD only fast-forwards: when it moved here since the last sync, the
  * peer's version becomes the fork `peer-NAME-<hash>` instead and nothing is overwritten.
@@ -55,19 +56,20 @@ export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<Pu
     return pullReadable(s, signal)
   await probeRoundTrip(s, signal)
   const cursor = await db.peerPins.get(peer.name)
-  const { target, body } = await targetOf(peer, await openArchive(s, cursor, signal))
+  const source = await openPullSource(s, cursor, signal)
+  const { target } = source
   if (target !== cursor) s.onBehind?.(cursor, target)
   const head = db.head()
   if (target === cursor || target === head) {
-    await body.cancel().catch(() => undefined)
+    await source.cancel()
     if (target === cursor) return { kind: 'current', version: target }
     await db.peerPins.set(peer.name, target)
     return { kind: 'pinned', version: target }
   }
   const fastForward = head === cursor || (cursor === undefined && (await db.count('/')) === 0)
-  const common = { force: true, pin: peer.name, signal } as const
+  const common = { force: true, pin: peer.name, signal, commitChunksEvery: COMMIT_CHUNKS_EVERY }
   if (fastForward) {
-    const result = await db.importArchive(chunksOf(body), {
+    const result = await db.importArchive(chunksOf(await source.body()), {
       ...common,
       promote: true,
       expectHead: head,
@@ -77,13 +79,16 @@ export async function pullOnce(s: PullServices, signal: AbortSignal): Promise<Pu
   }
   const fork = await forkFor(db, peer.name, target)
   if (fork.existing) {
-    await body.cancel().catch(() => undefined)
+    await source.cancel()
     // An earlier pull kept this very version (the peer went back to it).
     await db.peerPins.set(peer.name, target)
     return { kind: 'pinned', version: target }
   }
   const previous = cursor === undefined ? undefined : await untouchedPeerFork(db, peer.name, cursor)
-  const result = await db.importArchive(chunksOf(body), { ...common, fork: fork.name })
+  const result = await db.importArchive(chunksOf(await source.body()), {
+    ...common,
+    fork: fork.name,
+  })
   // One fork per divergence: the peer's newer version supersedes the fork of its older one,
   // unless someone wrote to that fork (its version would then differ from the cursor).
   if (previous !== undefined) await db.forks.abandon(previous).catch(() => undefined)

@@ -8,8 +8,8 @@ import type { TcpProxy } from '../kit/tcp-proxy'
 
 /**
  * Issue 21: B is SIGKILLed while pulling a 40 MiB change from A (held in the middle by the
- * proxy between them), then restarted on the same data directory: it must converge, verify, and pin A's
- * version exactly once.
+ * proxy between them), then restarted on the same data directory: it must converge, verify,
+ * pin A's version exactly once, and not be sent again the chunks it had committed.
  */
 let a: PeerNode
 let b: PeerNode | undefined
@@ -45,6 +45,7 @@ async function inspect(dataDir: string) {
     return {
       pins: await db.peerPins.list(),
       head: db.head(),
+      chunks: db.stats().counts.chunks,
       verify: { ok: verified.ok, missing: verified.missing, corrupt: verified.corrupt },
     }
   } finally {
@@ -54,18 +55,20 @@ async function inspect(dataDir: string) {
 
 describe('kill -9 of a node in the middle of a pull', () => {
   it('resumes after a restart, converges, verifies and pins A’s version', async () => {
-    // The link hangs once 4 MiB of the ~40 MiB archive went through: B is then mid-pull, for
-    // as long as it takes to kill it, however fast loopback is.
-    proxy.stallAfter(4 * SIZE)
+    // The link hangs once 24 MiB of the ~40 MiB archive went through: B is then mid-pull (and
+    // has committed the first 16 MiB of chunks), for as long as it takes to kill it, however
+    // fast loopback is.
+    proxy.stallAfter(24 * SIZE)
     const node = await startPeerNode({ peers: [{ ...a.link('a'), url: proxy.url }] })
     b = node
     await pollUntil(
       'B to be mid-pull',
       async () => proxy.forwarded(),
-      (n) => n >= 4 * SIZE,
+      (n) => n >= 24 * SIZE,
     )
     await node.kill()
-    expect(proxy.forwarded()).toBeLessThan(FILES * SIZE)
+    const atKill = proxy.forwarded()
+    expect(atKill).toBeLessThan(FILES * SIZE)
     proxy.restore()
 
     // Nothing half-applied: no pin, HEAD still the empty database's, and what is stored verifies.
@@ -73,6 +76,8 @@ describe('kill -9 of a node in the middle of a pull', () => {
     expect(crashed.pins).toEqual([])
     expect(crashed.head).not.toBe(head)
     expect(crashed.verify).toEqual({ ok: true, missing: [], corrupt: [] })
+    // …but the chunks it had committed before the kill are stored.
+    expect(crashed.chunks).toBeGreaterThanOrEqual(16)
 
     await node.restart()
     const want = Object.fromEntries([...files].map(([p, bytes]) => [p, fingerprint(bytes)]))
@@ -98,6 +103,9 @@ describe('kill -9 of a node in the middle of a pull', () => {
     expect(sync).toMatchObject({ failing_peers: 0, sync_lag_entries: { a: 0 } })
     const gc = await node.request('POST', '/system/gc?dry_run=true')
     expect(gc.status).toBe(200)
+    // What B had before the kill was not sent again: the resumed pull moved at most the
+    // 24 MiB it lacked, not the whole 40.
+    expect(proxy.forwarded() - atKill).toBeLessThan((FILES - 12) * SIZE)
 
     // Resumed from the durable cursor: the next change comes as a patch, not the 40 MiB again.
     const sentBefore = proxy.forwarded()

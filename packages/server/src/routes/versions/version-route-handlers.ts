@@ -8,6 +8,7 @@ import type { RouteHandler } from '../../routing/route-handler'
 import { archiveResponse } from './archive-response'
 import { actorOf, expectHeadOf } from './head-log-route'
 import { requestBody } from './request-body'
+import { skippedChunks } from './skip-chunks'
 import { importStaged } from './staged-import'
 
 const HEX_HASH = /^[0-9a-fA-F]{64}$/
@@ -26,14 +27,35 @@ export function versionRouteHandlers(ctx: { db: Database }): RouteHandler[] {
       } else {
         version = db.head()
       }
-      const archive = db.exportArchive({ version, signal: c.req.raw.signal })
+      const skipChunks = await skippedChunks(c)
+      const archive = db.exportArchive({
+        version,
+        signal: c.req.raw.signal,
+        ...(skipChunks === undefined ? {} : { skipChunks }),
+      })
       return archiveResponse(c, archive, `export-${version.slice(0, 12)}.svcdb`, version)
     }),
     handleRoute(routes.versionsDiff, async (c, { query }) => {
       const from = await resolve(db, query.from)
       const to = query.to === undefined ? db.head() : await resolve(db, query.to)
-      const patch = db.diffArchive({ from, to, signal: c.req.raw.signal })
+      const skipChunks = await skippedChunks(c)
+      const patch = db.diffArchive({
+        from,
+        to,
+        signal: c.req.raw.signal,
+        ...(skipChunks === undefined ? {} : { skipChunks }),
+      })
       return archiveResponse(c, patch, `patch-${to.slice(0, 12)}.svcdb`, to)
+    }),
+    handleRoute(routes.versionsChunks, async (c, { query }) => {
+      const to = query.to === undefined ? db.head() : await resolve(db, query.to)
+      const from = query.from === undefined ? undefined : await resolve(db, query.from)
+      const ids = db.archiveChunkIds({
+        to,
+        signal: c.req.raw.signal,
+        ...(from === undefined ? {} : { from }),
+      })
+      return archiveResponse(c, ids, `chunks-${to.slice(0, 12)}.bin`, to)
     }),
     handleRoute(routes.versionsImport, async (c, { query }) => {
       const options = {
