@@ -42,6 +42,8 @@ export interface RouteDef {
    * `application/octet-stream`; the wildcard type when any type is taken (a file's bytes).
    */
   readonly requestMediaType?: string
+  /** True when that body may be left out (an export's list of chunks to skip). */
+  readonly requestBodyOptional?: boolean
   /** Media type of a success body that is not JSON; the wildcard type for a file's own. */
   readonly responseMediaType?: string
   /** Status of a successful answer; 200 when absent. */

@@ -29,6 +29,7 @@ export const versionRoutes = {
     },
     /** Optional: raw 32-byte ids of chunks the caller holds, left out of the archive. */
     requestMediaType: 'application/octet-stream',
+    requestBodyOptional: true,
     responseMediaType: 'application/octet-stream',
   }),
   versionsDiff: defineRoute({
@@ -39,6 +40,7 @@ export const versionRoutes = {
     request: { query: v.object({ from: versionName, to: v.optional(versionName) }) },
     /** Optional: raw 32-byte ids of chunks the caller holds, left out of the patch. */
     requestMediaType: 'application/octet-stream',
+    requestBodyOptional: true,
     responseMediaType: 'application/octet-stream',
   }),
   /**

@@ -135,7 +135,7 @@ function requestBody(route: RouteDef, convert: Convert): Record<string, unknown>
     }
   if (route.requestMediaType !== undefined)
     return {
-      required: true,
+      required: route.requestBodyOptional !== true,
       content: { [route.requestMediaType]: { schema: { type: 'string', format: 'binary' } } },
     }
   return undefined

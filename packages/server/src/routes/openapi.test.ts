@@ -10,7 +10,7 @@ type Operation = {
   operationId: string
   security: unknown[]
   parameters: { name: string; in: string; required: boolean }[]
-  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }
+  requestBody?: { required?: boolean; content: Record<string, { schema: Record<string, unknown> }> }
   responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>
 }
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> }
@@ -72,6 +72,11 @@ describe('GET /openapi.json', () => {
     })
     const mkdir = doc.paths['/files/mkdir']?.post as Operation
     expect(Object.keys(mkdir.responses)).toContain('201')
+    // An export may name chunks to leave out; an import must send its archive.
+    const diff = doc.paths['/versions/diff']?.post as Operation
+    expect(diff.requestBody).toMatchObject({ required: false })
+    const load = doc.paths['/versions/import']?.post as Operation
+    expect(load.requestBody).toMatchObject({ required: true })
     const metrics = doc.paths['/system/metrics']?.get as Operation
     expect(Object.keys(metrics.responses['200']?.content ?? {})).toEqual(['text/plain'])
   })
