@@ -69,7 +69,7 @@ describe('archives that leave out what the receiver holds', () => {
     const result = await b.importArchive(lean, { promote: true })
     expect(result.versionHash).toBe(a.head())
     expect(result.chunksImported).toBe(ids.length - have.length)
-    expect(Buffer.from(await b.readFile('/data/shared.bin'))).toEqual(Buffer.from(shared))
+    expect(Buffer.from(await b.readFile('/data/shared.bin')).equals(Buffer.from(shared))).toBe(true)
   })
 
   it('refuses a lean archive on a receiver that lacks a skipped chunk, applying nothing', async () => {
@@ -110,9 +110,11 @@ describe('archives that leave out what the receiver holds', () => {
     expect(rest.length).toBeLessThan(archive.length - 50_000)
     await b.importArchive(rest, { promote: true })
     expect(b.head()).toBe(a.head())
-    expect(Buffer.from(await b.readFile('/big.bin'))).toEqual(
-      Buffer.from(pseudoRandomBytes(1_200_000, 4)),
-    )
+    expect(
+      Buffer.from(await b.readFile('/big.bin')).equals(
+        Buffer.from(pseudoRandomBytes(1_200_000, 4)),
+      ),
+    ).toBe(true)
   })
 
   it('leaves chunks of an abandoned import to GC', async () => {

@@ -10,11 +10,14 @@ export const CHUNK_ID_BYTES = 32
 export const MAX_SKIPPED_CHUNKS = 1024 * 1024
 
 /**
- * The chunk ids an export or patch request names in its body (raw, 32 bytes each: chunks the
- * caller holds, which the archive leaves out), or undefined for an empty body. A body that is
- * not whole ids answers 400; more than {@link MAX_SKIPPED_CHUNKS} of them, 413.
+ * The chunk ids an export or patch request names in an `application/octet-stream` body (raw,
+ * 32 bytes each: chunks the caller holds, which the archive leaves out), or undefined. Any
+ * other body is ignored, as the spec's export and diff take none. A body that is not whole
+ * ids answers 400; more than {@link MAX_SKIPPED_CHUNKS} of them, 413.
  */
 export async function skippedChunks(c: Context<AppEnv>): Promise<Uint8Array[] | undefined> {
+  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase()
+  if (type !== 'application/octet-stream') return undefined
   const parts: Uint8Array[] = []
   let size = 0
   const limit = { maxBytes: MAX_SKIPPED_CHUNKS * CHUNK_ID_BYTES, what: 'a list of chunk ids' }
