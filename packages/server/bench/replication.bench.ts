@@ -139,6 +139,22 @@ export const benchmarks: Benchmark[] = [
           value: BURST_FILES / (burstMs / 1000),
           unit: 'files/s',
         })
+
+        // The same 256 MiB written on both sides (B first): B's pull names every chunk as held,
+        // so only A's tree pages travel. B's HEAD moved, so the pull makes a peer fork.
+        const same = Array.from({ length: INITIAL_FILES }, () => randomBody(INITIAL_FILE_BYTES))
+        for (const [i, body] of same.entries()) await put(b.url, `own/${i}.bin`, body)
+        await post(a.url, '/versions/forks', { name: 'again' })
+        for (const [i, body] of same.entries()) await put(a.url, `again/${i}.bin?fork=again`, body)
+        const heldStart = performance.now()
+        const again = (await post(a.url, '/versions/forks/again/promote')) as { head: string }
+        const heldMs = await waitForCursor(b.url, again.head, heldStart)
+        rows.push({
+          name: `a pull of ${bytes / MiB} MiB whose chunks B holds (written there too)`,
+          value: heldMs,
+          unit: 'ms',
+          better: 'lower',
+        })
         return rows
       } finally {
         await Promise.all(servers.map((s) => s.dispose()))
