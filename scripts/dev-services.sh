@@ -14,14 +14,16 @@
 # such package in its apt sources). Any other failure is an error.
 #
 # Everything lives in $SVCDB_SERVICES_DIR (default /tmp/svcdb-services) on ports of our own
-# (PostgreSQL 55432, Ceph monitor 56789, RGW 57480), so a packaged cluster never interferes.
+# (PostgreSQL 25432, Ceph monitor 26789, RGW 27480), so a packaged cluster never interferes.
+# They lie below Linux's ephemeral range (32768–60999): a port in it can be held, when the
+# services start, by any of the many connections the tests before them made.
 # Progress goes to stderr. The recipe and its measurements: ../shared/SCALE-OUT.md §3.
 set -euo pipefail
 
 DIR="${SVCDB_SERVICES_DIR:-/tmp/svcdb-services}"
-PG_PORT="${SVCDB_PG_PORT:-55432}"
-MON_PORT="${SVCDB_MON_PORT:-56789}"
-RGW_PORT="${SVCDB_RGW_PORT:-57480}"
+PG_PORT="${SVCDB_PG_PORT:-25432}"
+MON_PORT="${SVCDB_MON_PORT:-26789}"
+RGW_PORT="${SVCDB_RGW_PORT:-27480}"
 BUCKET=svcdb-dev
 REGION=us-east-1
 ACCESS_KEY=SVCDBDEVKEY
@@ -86,8 +88,14 @@ pg_up() {
   pg_start "$bin" && return
   # Say why (pg_ctl only says "examine the log"), then try once more: a start can lose to a
   # machine still busy with the tests before it, or to a stale postmaster.pid whose PID a
-  # container has reused (nothing runs on this data directory: pg_running said so).
+  # container has reused.
   pg_log_tail
+  local pid
+  pid="$(head -n 1 "$DIR/pg/data/postmaster.pid" 2>/dev/null || true)"
+  if [[ -n "$pid" && "$(cat "/proc/$pid/comm" 2>/dev/null)" == postgres ]]; then
+    # A postmaster of ours is still starting (crash recovery, a slow disk): wait for it.
+    wait_for "$(pg_bin)/pg_isready -q -h 127.0.0.1 -p $PG_PORT" 120 && return
+  fi
   rm -f "$DIR/pg/data/postmaster.pid"
   sleep 2
   say "starting PostgreSQL again"

@@ -312,10 +312,14 @@ export class Database extends Workspace {
     return readChunk(this.core, hash)
   }
 
-  /** The chunk ids among `hashes` that are not stored (`INVALID_HASH` for a malformed one). */
-  async missingChunks(hashes: readonly string[]): Promise<string[]> {
+  /**
+   * The chunk ids among `hashes` that are not stored (`INVALID_HASH` for a malformed one).
+   * Those found are kept from GC for a while, for the upload that names them next; with
+   * `hold: false` nothing is kept (an import checks what it references again).
+   */
+  async missingChunks(hashes: readonly string[], options?: { hold?: boolean }): Promise<string[]> {
     this.core.assertOpen()
-    return missingChunks(this.core, hashes)
+    return missingChunks(this.core, hashes, options)
   }
 
   /**

@@ -75,10 +75,12 @@ export async function* writeArchive(
     const writer = createArchiveWriter(header, core.objects.hasher)
     const progress: ExportProgress = { objects: 0, chunks: 0, bytes: 0 }
     yield writer.header()
-    const walk = new VersionDiff(core.objects, sentSet(options.skipChunks), options.signal)
+    const walk = new VersionDiff(core.objects, new HashSet(), options.signal)
+    const skip = skipSet(options.skipChunks)
     const order: { item: WalkItem; read?: Promise<Uint8Array> }[] = []
     for await (const item of walk.directory(target, base)) {
       if (item.type === 'chunk') {
+        if (skip?.has(item.hash) === true) continue
         const read = core.chunks.read(item.hash, { size: item.size })
         // Handled when its turn comes; this keeps an early exit from leaving it unhandled.
         read.catch(() => undefined)
@@ -96,11 +98,15 @@ export async function* writeArchive(
   }
 }
 
-/** What the walk counts as sent from the start: the chunks the receiver holds. */
-function sentSet(skip: Iterable<Uint8Array> | undefined): HashSet {
-  const sent = new HashSet()
-  if (skip !== undefined) for (const id of skip) sent.add(id)
-  return sent
+/**
+ * The chunks to leave out, apart from the walk's own set of what was sent: there an object
+ * stands for its whole subtree, and a named id must never drop one.
+ */
+function skipSet(skip: Iterable<Uint8Array> | undefined): HashSet | undefined {
+  if (skip === undefined) return undefined
+  const set = new HashSet()
+  for (const id of skip) set.add(id)
+  return set.size === 0 ? undefined : set
 }
 
 /**

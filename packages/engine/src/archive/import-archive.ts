@@ -111,6 +111,12 @@ export async function importArchive(
     ...(options.by === undefined ? {} : { by: options.by }),
   })
   checkImportTarget(options)
+  const every = options.commitChunksEvery
+  if (every !== undefined && !(Number.isSafeInteger(every) && every > 0))
+    throw new EngineError(
+      'INVALID_INPUT',
+      `commitChunksEvery must be a positive integer, got ${every}`,
+    )
   const algorithm = core.format.hashAlgorithm
   const archive = await readArchive(source, {
     hasherFor: async (alg: HashAlgorithm) => {
@@ -140,6 +146,7 @@ export async function importArchive(
     const checker = new ImportChecker(
       staged.objects,
       staged.chunkSizes,
+      staged.committedEarly,
       core.objects,
       core.chunks,
       core.objects.hasher,
@@ -208,6 +215,11 @@ interface Staged {
   chunkSizes: Map<string, number>
   chunkOps: MetaOp[]
   tally: Tally
+  /**
+   * Hex ids of archive chunks committed before the import ended (`commitChunksEvery`):
+   * referenced by nothing until it does, so they are checked as database chunks are.
+   */
+  committedEarly: Set<string>
 }
 
 async function stageFrames(
@@ -225,10 +237,12 @@ async function stageFrames(
     chunkSizes: new Map(),
     chunkOps: [],
     tally: { chunks: 0, rawBytes: 0, storedBytes: 0 },
+    committedEarly: new Set(),
   }
   const inflight: Promise<void>[] = []
   let count = 0
   let waiting = 0
+  let stagedKeys: string[] = []
   try {
     for (;;) {
       const next = await frames.next()
@@ -248,6 +262,7 @@ async function stageFrames(
           })
       } else if (!out.chunkSizes.has(key)) {
         out.chunkSizes.set(key, frame.bytes.length)
+        stagedKeys.push(key)
         // Staged as they are: the reader's views stay valid (sources never reuse a buffer they
         // yielded) and are not kept once staged.
         const { hash, bytes } = frame
@@ -267,6 +282,8 @@ async function stageFrames(
         waiting += bytes.length
         if (options.commitChunksEvery !== undefined && waiting >= options.commitChunksEvery) {
           await commitStagedChunks(core, out, inflight.splice(0))
+          for (const staged of stagedKeys) out.committedEarly.add(staged)
+          stagedKeys = []
           waiting = 0
         }
       }
@@ -284,7 +301,8 @@ async function stageFrames(
 
 /**
  * Commits the chunks staged so far (once `inflight` settles) on their own, with no ref move:
- * durable and unreferenced, kept from GC by the import's lease until it ends.
+ * durable and unreferenced. This node's GC spares them (the import's lease); another node's
+ * may not, which is why the checker looks them up again before the import commits.
  */
 async function commitStagedChunks(
   core: ImportServices,

@@ -56,6 +56,8 @@ export class ImportChecker {
   constructor(
     private readonly staged: ReadonlyMap<string, StagedObject>,
     private readonly stagedChunks: ReadonlyMap<string, number>,
+    /** Archive chunks already committed on their own: checked as database chunks are. */
+    private readonly committedEarly: ReadonlySet<string>,
     private readonly objects: ObjectStore,
     private readonly chunks: ChunkStore,
     private readonly hasher: Hasher,
@@ -151,13 +153,19 @@ export class ImportChecker {
     if (size !== undefined) {
       if (size !== chunk.size)
         throw invalidArchive(`${where}: chunk ${key} is ${size} bytes, not ${chunk.size}`)
-      return
+      if (!this.committedEarly.has(key)) return
     }
     const sweeping = this.lease.add(chunk.hash)
     if (sweeping !== undefined) await sweeping
     // Committed only: a chunk another writer staged but has not committed may never be.
-    if (!(await this.chunks.has(chunk.hash, { committed: true })))
+    // The stored size, not the archive's claim, must match the file's chunk list.
+    const stored = await this.chunks.rawSize(chunk.hash, { committed: true })
+    if (stored === undefined)
       throw invalidArchive(`${where}: chunk ${key} is neither in the archive nor in the database`)
+    if (stored !== chunk.size)
+      throw invalidArchive(
+        `${where}: chunk ${key} is stored with ${stored} bytes, not ${chunk.size}`,
+      )
   }
 
   private async checkLeaf(where: string, entries: readonly DirEntry[]): Promise<void> {

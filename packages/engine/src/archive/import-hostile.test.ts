@@ -192,6 +192,16 @@ describe('import checks what the frames say', () => {
     await refuses([...badMeta.frames, leaf([badMeta.entry('a')])], /metadata/)
   })
 
+  it('refuses a stored chunk claimed with another size than it has', async () => {
+    const honest = file('stored here')
+    await db.importArchive(encodeArchive(hasher, [...honest.frames, leaf([honest.entry('s')])]))
+    const [chunk] = honest.frames as [SampleFrame]
+    // The chunk is left out (the database has it), and the file claims it holds 12 bytes.
+    const lie = file('stored here', { size: 12, chunks: [{ hash: chunk.hash, size: 12 }] })
+    const [, object] = lie.frames as [SampleFrame, SampleFrame]
+    await refuses([object, leaf([lie.entry('s')])], /stored with 11 bytes, not 12/)
+  })
+
   it('refuses internal pages whose children do not add up', async () => {
     const f = file('hello')
     const g = file('world')

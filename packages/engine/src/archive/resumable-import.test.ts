@@ -129,4 +129,38 @@ describe('archives that leave out what the receiver holds', () => {
     expect(result.garbageEntries).toBe(ids.length)
     expect(b.stats().counts.chunks).toBe(0)
   })
+
+  it('counts the same chunks and bytes whether an import commits them as it goes or at once', async () => {
+    const bytes = pseudoRandomBytes(900_000, 6)
+    await a.writeFile('/one.bin', bytes)
+    await a.writeFile('/two.bin', bytes)
+    await a.writeFile('/three.bin', pseudoRandomBytes(300_000, 9))
+    const archive = await bytesOf(a.exportArchive())
+    await b.importArchive(archive, { promote: true, commitChunksEvery: 100_000 })
+    const c = (await openMemoryDatabase()).db
+    try {
+      await c.importArchive(archive, { promote: true })
+      expect(b.head()).toBe(c.head())
+      expect(b.stats().counts).toEqual(c.stats().counts)
+      expect(b.stats().sizes).toEqual(c.stats().sizes)
+    } finally {
+      await c.close()
+    }
+  })
+
+  it('refuses a commitChunksEvery that is not a positive integer', async () => {
+    const archive = await bytesOf(a.exportArchive())
+    for (const every of [0, -1, 1.5, Number.NaN])
+      await rejectsWith(b.importArchive(archive, { commitChunksEvery: every }), 'INVALID_INPUT')
+  })
+
+  it('leaves out only chunks: a named object id drops nothing', async () => {
+    await a.writeFile('/dir/f.txt', 'kept')
+    const root = a.head()
+    const whole = await bytesOf(a.exportArchive())
+    const same = await bytesOf(a.exportArchive({ skipChunks: raw([root]) }))
+    expect(same.length).toBe(whole.length)
+    const result = await b.importArchive(same, { promote: true })
+    expect(result.versionHash).toBe(root)
+  })
 })

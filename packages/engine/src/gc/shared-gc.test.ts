@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { MemoryLevel } from 'memory-level'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openMemoryDatabase } from '../../test/engine-test-kit'
 import { unclosedView } from '../../test/support/shared-meta-store'
 import { createBlobChunkStore } from '../chunks/blob-chunk-store'
 import { blobTombstone } from '../chunks/blob-chunk-entry'
@@ -290,5 +291,38 @@ describe('GC of a shared database with chunks in a blob store', () => {
     await meta.batch([{ type: 'del', space: 'chunkidx', key }], { sync: true })
     expect(await put).toEqual({ isNew: true })
     expect(Buffer.from(await b.readChunk(hash)).equals(bytes)).toBe(true)
+  })
+})
+
+describe('GC of a shared database during an import that commits chunks as it goes', () => {
+  it('refuses the import, applying nothing, when another node collected chunks it committed', async () => {
+    const { a, b, clock } = await twoNodes()
+    const { db: source } = await openMemoryDatabase()
+    await source.writeFile('/big.bin', randomBytes(1_000_000))
+    const parts: Uint8Array[] = []
+    for await (const part of source.exportArchive()) parts.push(part)
+    await source.close()
+    const archive = Buffer.concat(parts)
+    const cut = Math.floor(archive.length * 0.7)
+    let paused = (): void => undefined
+    const reached = new Promise<void>((resolve) => (paused = resolve))
+    let resume = (): void => undefined
+    const gate = new Promise<void>((resolve) => (resume = resolve))
+    async function* slowly() {
+      yield archive.subarray(0, cut)
+      paused()
+      await gate
+      yield archive.subarray(cut)
+    }
+    const before = b.head()
+    const importing = codeOf(b.importArchive(slowly(), { promote: true, commitChunksEvery: 1 }))
+    await reached
+    // Long enough for B's early chunks to look abandoned to A, which knows nothing of B's lease.
+    clock.advance(GRACE + 1)
+    expect((await a.gc()).garbageEntries).toBeGreaterThan(0)
+    resume()
+    expect(await importing).toBe('INVALID_ARCHIVE')
+    expect(b.head()).toBe(before)
+    expect((await b.verify()).ok).toBe(true)
   })
 })

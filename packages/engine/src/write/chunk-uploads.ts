@@ -79,12 +79,13 @@ export async function readChunk(core: ChunkUploadServices, hash: string): Promis
 export async function missingChunks(
   core: ChunkUploadServices,
   hashes: readonly string[],
+  options: { hold?: boolean } = {},
 ): Promise<string[]> {
-  const grace = uploadGraceOf(core)
+  const grace = options.hold === false ? undefined : uploadGraceOf(core)
   const missing: string[] = []
   for (const hash of hashes) {
     const id = parseHash(hash)
-    const sweeping = grace.hold(id)
+    const sweeping = grace?.hold(id)
     if (sweeping !== undefined) await sweeping
     if (!(await core.chunks.has(id, { committed: true }))) missing.push(hash.toLowerCase())
   }

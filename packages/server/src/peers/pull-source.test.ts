@@ -121,6 +121,27 @@ describe('openPullSource', () => {
     expect(Buffer.from(await here.db.readFile('/data/a.bin')).equals(bytes)).toBe(true)
   })
 
+  it('asks again without the list when something on the way refuses a body that large', async () => {
+    const bytes = randomBytes(200_000)
+    await peer.db.writeFile('/data/a.bin', bytes)
+    await here.db.writeFile('/mine/a.bin', bytes)
+    // A proxy in front of the peer with a small body limit, as nginx's 1 MB default is.
+    const limited: Fetch = async (input, init) => {
+      if (init?.body !== undefined && init.body !== null) {
+        seen.push({ path: 'refused', body: (init.body as Uint8Array).length })
+        return new Response('<html>413 Request Entity Too Large</html>', { status: 413 })
+      }
+      return peerFetch()(input, init)
+    }
+    expect(await land(limited)).toBeGreaterThan(200_000)
+    expect(seen.map((r) => r.path)).toEqual([
+      '/versions/chunks',
+      'refused',
+      `/versions/export?hash=${peer.db.head()}`,
+    ])
+    expect(Buffer.from(await here.db.readFile('/data/a.bin')).equals(bytes)).toBe(true)
+  })
+
   it('refuses an archive of another version than the listing named, importing nothing', async () => {
     await peer.db.writeFile('/a.txt', 'one')
     const listed = peer.db.head()

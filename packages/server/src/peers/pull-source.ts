@@ -8,6 +8,8 @@ import type { PullServices } from './pull-round'
 /** Chunk ids looked up here at once while a listing arrives. */
 const LOOKUP_BATCH = 4096
 const ID_BYTES = 32
+/** Most ids of a listing read (an import takes at most 10,000,000 frames); the rest are sent. */
+const MAX_LISTED = 10_000_000
 
 /** The peer's version a pull leads to and, when wanted, its archive. */
 export interface PullSource {
@@ -41,23 +43,23 @@ export async function openPullSource(
     listing = await listChunks(s, undefined, signal)
   }
   if (listing === undefined) return archiveSource(s, cursor, signal)
-  const target = versionHeader(s.peer.name, listing)
   const ids = listing.body
+  let target: string
+  try {
+    target = versionHeader(s.peer.name, listing)
+  } catch (err) {
+    await ids?.cancel().catch(() => undefined)
+    throw err
+  }
   return {
     target,
     async body() {
       const held = await heldChunks(s.db, ids, signal)
-      const request = {
-        signal,
-        body: held,
-        headers: { 'content-type': 'application/octet-stream' },
-      }
       const path =
         base === undefined
           ? `/versions/export?hash=${target}`
           : `/versions/diff?from=${base}&to=${target}`
-      const archive = await s.http.request('POST', path, request)
-      const opened = await targetOf(s.peer, archive)
+      const opened = await targetOf(s.peer, await requestArchive(s, path, held, signal))
       if (opened.target !== target) {
         await opened.body.cancel().catch(() => undefined)
         throw new PeerError(
@@ -79,18 +81,33 @@ async function listChunks(
   from: string | undefined,
   signal: AbortSignal,
 ): Promise<Response | undefined> {
+  const query = from === undefined ? '' : `?from=${from}`
   try {
-    return await s.http.request(
-      'GET',
-      `/versions/chunks${from === undefined ? '' : `?from=${from}`}`,
-      {
-        signal,
-      },
-    )
+    return await s.http.request('GET', `/versions/chunks${query}`, { signal })
   } catch (err) {
     // The peer collected `from`, or does not know the route (then neither try answers).
     if (err instanceof PeerError && err.status === 404) return undefined
     throw err
+  }
+}
+
+/**
+ * The archive at `path`, leaving out the `held` chunks; asked for again without that list
+ * when something between the two sides refuses a body that large (a proxy's 413).
+ */
+async function requestArchive(
+  s: PullServices,
+  path: string,
+  held: Uint8Array,
+  signal: AbortSignal,
+): Promise<Response> {
+  if (held.length === 0) return s.http.request('POST', path, { signal })
+  const headers = { 'content-type': 'application/octet-stream' }
+  try {
+    return await s.http.request('POST', path, { signal, body: held, headers })
+  } catch (err) {
+    if (!(err instanceof PeerError && err.status === 413)) throw err
+    return s.http.request('POST', path, { signal })
   }
 }
 
@@ -111,9 +128,10 @@ async function archiveSource(
 }
 
 /**
- * The ids of a listing that this database stores, concatenated (at most
- * `MAX_SKIPPED_CHUNKS`; the rest are simply sent). Looking them up keeps them from GC for a
- * while, long enough for the import that references them.
+ * The ids of a listing that this database stores, concatenated: at most `MAX_SKIPPED_CHUNKS`
+ * of the first `MAX_LISTED` listed (the rest are simply sent). The lookup keeps nothing from
+ * GC (that is for uploads): the import checks every chunk it references again, and one
+ * collected meanwhile fails it with nothing applied; the next pull is sent it.
  */
 async function heldChunks(
   db: Database,
@@ -122,21 +140,21 @@ async function heldChunks(
 ): Promise<Uint8Array> {
   if (listing === null) return new Uint8Array(0)
   const held: Buffer[] = []
-  let count = 0
+  let listed = 0
   let pending = Buffer.alloc(0)
   const lookUp = async (ids: Buffer): Promise<void> => {
     const hex: string[] = []
     for (let at = 0; at + ID_BYTES <= ids.length; at += ID_BYTES)
       hex.push(ids.subarray(at, at + ID_BYTES).toString('hex'))
-    const missing = new Set(await db.missingChunks(hex))
-    for (const id of hex) {
-      if (missing.has(id) || count >= MAX_SKIPPED_CHUNKS) continue
-      held.push(Buffer.from(id, 'hex'))
-      count++
-    }
+    listed += hex.length
+    const missing = new Set(await db.missingChunks(hex, { hold: false }))
+    for (const id of hex)
+      if (!missing.has(id) && held.length < MAX_SKIPPED_CHUNKS) held.push(Buffer.from(id, 'hex'))
   }
   for await (const part of chunksOf(listing)) {
     signal.throwIfAborted()
+    // Leaving the loop cancels the listing: nothing more could be left out.
+    if (held.length >= MAX_SKIPPED_CHUNKS || listed >= MAX_LISTED) return Buffer.concat(held)
     pending = pending.length === 0 ? Buffer.from(part) : Buffer.concat([pending, part])
     const whole = pending.length - (pending.length % ID_BYTES)
     if (whole >= LOOKUP_BATCH * ID_BYTES) {
