@@ -15,7 +15,7 @@ export const MAX_SKIPPED_CHUNKS = 1024 * 1024
  * other body is ignored, as the spec's export and diff take none. A body that is not whole
  * ids answers 400; more than {@link MAX_SKIPPED_CHUNKS} of them, 413.
  */
-export async function skippedChunks(c: Context<AppEnv>): Promise<Uint8Array[] | undefined> {
+export async function skippedChunks(c: Context<AppEnv>): Promise<Iterable<Uint8Array> | undefined> {
   const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase()
   if (type !== 'application/octet-stream') return undefined
   const parts: Uint8Array[] = []
@@ -32,8 +32,11 @@ export async function skippedChunks(c: Context<AppEnv>): Promise<Uint8Array[] | 
       `the body names chunks to leave out: raw ${CHUNK_ID_BYTES}-byte ids, but it holds ${size} bytes`,
     )
   }
-  const all = Buffer.concat(parts, size)
-  const ids: Uint8Array[] = []
-  for (let at = 0; at < size; at += CHUNK_ID_BYTES) ids.push(all.subarray(at, at + CHUNK_ID_BYTES))
-  return ids
+  return idsOf(Buffer.concat(parts, size))
+}
+
+/** The ids in `all`, one view at a time: a million of them are not kept as objects. */
+function* idsOf(all: Buffer): Generator<Uint8Array> {
+  for (let at = 0; at < all.length; at += CHUNK_ID_BYTES)
+    yield all.subarray(at, at + CHUNK_ID_BYTES)
 }
