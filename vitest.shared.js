@@ -16,3 +16,9 @@ export const workspaceAlias = [
  * of `pnpm test`, run by `pnpm test:cluster` (vitest.cluster.config.ts).
  */
 export const clusterTests = '**/*.cluster.test.ts'
+
+/**
+ * Time a test (30 s) or hook (60 s) may take: vitest's 5 s and 10 s are too tight for tests
+ * that start servers and processes while two test files share CI's two cores.
+ */
+export const sharedTimeouts = { testTimeout: 30_000, hookTimeout: 60_000 }

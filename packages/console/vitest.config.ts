@@ -1,6 +1,6 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { defineProject } from 'vitest/config'
-import { workspaceAlias } from '../../vitest.shared.js'
+import { workspaceAlias, sharedTimeouts } from '../../vitest.shared.js'
 
 export default defineProject({
   // Compiles .svelte files for the component tests (test/components/), which mount them in
@@ -9,5 +9,5 @@ export default defineProject({
   plugins: [svelte()],
   // Svelte's browser build: its default (server) one cannot mount components.
   resolve: { alias: workspaceAlias, conditions: ['browser'] },
-  test: { name: 'console' },
+  test: { ...sharedTimeouts, name: 'console' },
 })

@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config'
-import { workspaceAlias } from '../../vitest.shared.js'
+import { workspaceAlias, sharedTimeouts } from '../../vitest.shared.js'
 
 export default defineProject({
   resolve: { alias: workspaceAlias },
-  test: { name: 'engine' },
+  test: { ...sharedTimeouts, name: 'engine' },
 })

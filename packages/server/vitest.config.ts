@@ -1,7 +1,7 @@
 import { configDefaults, defineProject } from 'vitest/config'
-import { clusterTests, workspaceAlias } from '../../vitest.shared.js'
+import { clusterTests, workspaceAlias, sharedTimeouts } from '../../vitest.shared.js'
 
 export default defineProject({
   resolve: { alias: workspaceAlias },
-  test: { name: 'server', exclude: [...configDefaults.exclude, clusterTests] },
+  test: { ...sharedTimeouts, name: 'server', exclude: [...configDefaults.exclude, clusterTests] },
 })
