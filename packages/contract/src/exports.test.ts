@@ -69,6 +69,7 @@ it('exports exactly the public surface', () => {
       "magicLinkResponseSchema",
       "oauthEmailConfigSchema",
       "patchCronBodySchema",
+      "peerForgetResponseSchema",
       "peerStatusSchema",
       "peersResponseSchema",
       "permissionFlagsSchema",

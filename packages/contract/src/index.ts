@@ -15,8 +15,8 @@ export {
   isContentType,
   MAX_CONTENT_TYPE_LENGTH,
 } from './content-type'
-export { peerStatusSchema, peersResponseSchema } from './peers'
-export type { PeerStatus, PeersResponse } from './peers'
+export { peerForgetResponseSchema, peerStatusSchema, peersResponseSchema } from './peers'
+export type { PeerForgetResponse, PeerStatus, PeersResponse } from './peers'
 export { statsResponseSchema } from './stats'
 export type { StatsResponse } from './stats'
 export {

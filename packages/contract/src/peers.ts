@@ -42,3 +42,17 @@ export const peersResponseSchema = v.object({ items: v.array(peerStatusSchema) }
 
 /** The answer of `GET /system/peers`. */
 export type PeersResponse = v.InferOutput<typeof peersResponseSchema>
+
+/**
+ * `DELETE /system/peers/{name}` (root): what this deployment kept of a peer that is no longer
+ * configured, now dropped. Its pins (`peer/NAME`, and `peer/NAME.incoming` of a scoped pull)
+ * no longer keep the peer's last version from GC.
+ */
+export const peerForgetResponseSchema = v.object({
+  name: v.string(),
+  /** What was dropped: `peer/NAME` pins, the read-only cursor, the staging fork, the status. */
+  removed: v.array(v.string()),
+})
+
+/** The answer of `DELETE /system/peers/{name}`. */
+export type PeerForgetResponse = v.InferOutput<typeof peerForgetResponseSchema>

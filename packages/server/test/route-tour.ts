@@ -103,6 +103,14 @@ export function runRouteTour(name: string, open: () => Promise<TourStorage>): vo
         { route: 'systemHealth', call: () => call('GET', '/system/health') },
         { route: 'systemStats', call: () => call('GET', '/system/stats') },
         { route: 'systemPeers', call: () => call('GET', '/system/peers') },
+        {
+          route: 'systemPeersForget',
+          call: async () => {
+            // What a peer removed from the configuration leaves behind: its pin.
+            await services.db.peerPins.set('gone', services.db.head())
+            return call('DELETE', '/system/peers/gone')
+          },
+        },
         { route: 'authWhoami', call: () => call('GET', '/auth/whoami') },
         {
           route: 'filesWrite',

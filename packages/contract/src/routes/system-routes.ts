@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { healthResponseSchema } from '../health'
-import { peersResponseSchema } from '../peers'
+import { peerForgetResponseSchema, peersResponseSchema } from '../peers'
 import { defineRoute } from '../route'
 import { statsResponseSchema } from '../stats'
 
@@ -40,6 +40,21 @@ export const systemRoutes = {
     path: '/system/peers',
     auth: 'root',
     response: peersResponseSchema,
+  }),
+  systemPeersForget: defineRoute({
+    id: 'system.peers.forget',
+    method: 'DELETE',
+    path: '/system/peers/{name}',
+    auth: 'root',
+    request: {
+      params: v.object({
+        name: v.pipe(
+          v.string(),
+          v.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/, 'a peer name: letters, digits, _ and -'),
+        ),
+      }),
+    },
+    response: peerForgetResponseSchema,
   }),
   systemEvents: defineRoute({
     id: 'system.events',

@@ -61,7 +61,7 @@ describe('reportLeftoverPeers', () => {
     expect(logger.warnings).toHaveLength(2)
     expect(logger.warnings[0]).toContain('peer/gone ')
     expect(logger.warnings[1]).toContain('peer/gone.incoming')
-    for (const warning of logger.warnings) expect(warning).toContain('db.peerPins.delete(')
+    for (const warning of logger.warnings) expect(warning).toContain('svcdb peers forget gone')
     expect((await here.db.peerPins.list()).map((p) => p.name).sort()).toEqual([
       'gone',
       'gone.incoming',

@@ -10,7 +10,8 @@ const INCOMING = '.incoming'
  * Tidies what peers no longer configured left behind: their status records are deleted
  * (they are only shown, and only for configured peers), and each of their pins is named in
  * a warning, since a pin keeps its version from garbage collection for as long as it stays.
- * Pins are not dropped here: configuring the peer again resumes from them.
+ * Pins are not dropped here: configuring the peer again resumes from them, and
+ * `DELETE /system/peers/NAME` drops them (see forget-peer).
  */
 export async function reportLeftoverPeers(options: {
   db: Database
@@ -24,7 +25,7 @@ export async function reportLeftoverPeers(options: {
     const owner = pin.name.endsWith(INCOMING) ? pin.name.slice(0, -INCOMING.length) : pin.name
     if (configured.has(owner)) continue
     options.logger.warn(
-      `pin peer/${pin.name} is left by peer ${owner}, which is no longer configured: it keeps version ${pin.version.slice(0, 12)} from garbage collection. Configure --peer ${owner}=URL again to resume from it, or drop it with db.peerPins.delete(${JSON.stringify(pin.name)}) while the server is stopped`,
+      `pin peer/${pin.name} is left by peer ${owner}, which is no longer configured: it keeps version ${pin.version.slice(0, 12)} from garbage collection. Configure --peer ${owner}=URL again to resume from it, or drop it with: svcdb peers forget ${owner} (DELETE /system/peers/${owner})`,
       { pin: `peer/${pin.name}`, version: pin.version },
     )
   }

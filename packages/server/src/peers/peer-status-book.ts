@@ -71,6 +71,9 @@ export interface PeerStatusBook {
 /** Where records are kept in the system namespace `peers` (`status/NAME`). */
 const STATUS = 'status/'
 
+/** The system-store key (namespace `peers`) of `peer`'s saved status. */
+export const peerStatusKey = (peer: string): string => STATUS + peer
+
 const blank = (): PeerRecord => ({
   state: 'pending',
   live: false,

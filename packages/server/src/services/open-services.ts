@@ -285,7 +285,7 @@ export async function openServices(
         shutdown: shutdown.signal,
         ...(peers.active ? { sync: () => peers.book.syncSection() } : {}),
       }),
-      ...peerRouteHandlers({ book: peers.book }),
+      ...peerRouteHandlers({ book: peers.book, db, peers: config.peers }),
     ]
     const services: Services = {
       db,
