@@ -6,19 +6,25 @@ import type { PeerStatus } from '@svcdb/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bin, closedUrl, svcdb, useFixture } from './cli-harness'
 
-/** A server started by the built binary (`svcdb start …`), with its URL and root key. */
-interface StartedServer {
+/** A server started by the built binary (`svcdb start …`), with its URL. */
+interface RunningBinary {
   url: string
-  rootApiKey: string
+  /** Everything it printed on stdout up to listening. */
+  out: string
   stop(): Promise<void>
 }
 
+/** A first start of the built binary, with the root key it printed. */
+interface StartedServer extends RunningBinary {
+  rootApiKey: string
+}
+
 /** Runs `svcdb start --port 0 --data <dir> ...args` and waits until it listens. */
-async function startServerBinary(
+async function runServerBinary(
   dataDir: string,
   args: readonly string[],
   env: Record<string, string>,
-): Promise<StartedServer> {
+): Promise<RunningBinary> {
   const child = spawn(
     process.execPath,
     [bin, 'start', '--port', '0', '--data', dataDir, '--log-level', 'warn', ...args],
@@ -36,16 +42,29 @@ async function startServerBinary(
     })
     void closed.then(() => reject(new Error(`the server exited: ${out}${err}`)))
   })
-  const key = /root api key: (svc_\S+)/.exec(out)?.[1]
-  if (key === undefined) throw new Error(`the server printed no root API key: ${out}`)
   return {
     url,
-    rootApiKey: key,
+    out,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await closed
     },
   }
+}
+
+/** The first start of a data directory: the server prints its root key once. */
+async function startServerBinary(
+  dataDir: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<StartedServer> {
+  const server = await runServerBinary(dataDir, args, env)
+  const key = /root api key: (svc_\S+)/.exec(server.out)?.[1]
+  if (key === undefined) {
+    await server.stop()
+    throw new Error(`the server printed no root API key: ${server.out}`)
+  }
+  return { ...server, rootApiKey: key }
 }
 
 /** Runs `probe` until it answers something `done` accepts, for at most `timeoutMs`. */
@@ -160,5 +179,103 @@ describe('svcdb peers against a server without peers (live server in this proces
     expect(refused.code).toBe(4)
     expect(refused.stderr).toMatch(/^svcdb peers: FORBIDDEN: /)
     expect(refused.stdout).toBe('')
+  })
+})
+
+describe('svcdb peers forget (a built binary pulling from a live server in this process)', () => {
+  const source = useFixture()
+  let dataDir: string
+  let work: string
+  let replica: RunningBinary | undefined
+  let replicaKey: string
+  const envOf = (server: RunningBinary) => ({
+    SVCDB_URL: server.url,
+    SVCDB_API_KEY: replicaKey,
+    SVCDB_CONFIG: join(work, 'config.json'),
+  })
+
+  // The replica pulls from the source as peer x until synced, so that it keeps a pin of x.
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'svcdb-cli-peers-forget-'))
+    work = await mkdtemp(join(tmpdir(), 'svcdb-cli-peers-forget-work-'))
+    const put = await svcdb(['put', '-', '/from-source.txt'], {
+      env: source.env,
+      cwd: source.work,
+      stdin: 'pulled by the replica',
+    })
+    expect(put.code, put.stderr).toBe(0)
+    const started = await startServerBinary(
+      dataDir,
+      ['--peer', `x=${source.url}`, '--peer-interval', '1s'],
+      { SVCDB_PEER_X_KEY: source.rootApiKey },
+    )
+    replica = started
+    replicaKey = started.rootApiKey
+    const env = envOf(started)
+    await pollUntil(
+      'peer x to sync',
+      async () => {
+        const run = await svcdb(['peers', '--json'], { env, cwd: work })
+        expect(run.code, run.stderr).toBe(0)
+        return JSON.parse(run.stdout) as PeerStatus[]
+      },
+      (list) => list.some((p) => p.name === 'x' && p.state === 'ok'),
+    )
+  }, 60_000)
+  afterAll(async () => {
+    await replica?.stop()
+    await rm(dataDir, { recursive: true, force: true })
+    await rm(work, { recursive: true, force: true })
+  })
+
+  it('refuses a configured peer (exit 5) and an unknown one (exit 3), each with one line', async () => {
+    const env = envOf(replica as RunningBinary)
+    const configured = await svcdb(['peers', 'forget', 'x'], { env, cwd: work })
+    expect(configured.code).toBe(5)
+    expect(configured.stderr).toMatch(/^svcdb peers: CONFLICT: [^\n]*x[^\n]*\n$/)
+    expect(configured.stdout).toBe('')
+
+    const unknown = await svcdb(['peers', 'forget', 'nobody'], { env, cwd: work })
+    expect(unknown.code).toBe(3)
+    expect(unknown.stderr).toMatch(/^svcdb peers: NOT_FOUND: [^\n]*nobody[^\n]*\n$/)
+    expect(unknown.stdout).toBe('')
+
+    const unknownJson = await svcdb(['peers', 'forget', 'nobody', '--json'], { env, cwd: work })
+    expect(unknownJson.code).toBe(3)
+    expect(JSON.parse(unknownJson.stdout)).toMatchObject({ error: { code: 'NOT_FOUND' } })
+
+    const malformed = await svcdb(['peers', 'forget', 'a.b'], { env, cwd: work })
+    expect(malformed.code).toBe(2)
+    expect(malformed.stderr).toMatch(/^svcdb peers: VALIDATION_FAILED: <name>: /)
+
+    // Still configured, still replicating: the refused forget dropped nothing.
+    const table = await svcdb(['peers'], { env, cwd: work })
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout.split('\n')[1]).toMatch(/^x\s+ok\s/)
+  })
+
+  it('forgets the peer once the server runs without it, and then finds nothing of it', async () => {
+    await replica?.stop()
+    const restarted = await runServerBinary(dataDir, [], {})
+    replica = restarted
+    const env = envOf(restarted)
+
+    const table = await svcdb(['peers'], { env, cwd: work })
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toBe('no peers configured: start the server with --peer NAME=URL\n')
+
+    const forgot = await svcdb(['peers', 'forget', 'x'], { env, cwd: work })
+    expect(forgot.code, forgot.stderr).toBe(0)
+    expect(forgot.stdout).toBe('forgot peer x: dropped peer/x\n')
+    expect(forgot.stderr).toBe('')
+
+    const again = await svcdb(['peers', 'forget', 'x', '--json'], { env, cwd: work })
+    expect(again.code).toBe(3)
+    expect(JSON.parse(again.stdout)).toMatchObject({ error: { code: 'NOT_FOUND' } })
+
+    // What was pulled stays: forgetting the peer only lets GC have versions nothing else holds.
+    const got = await svcdb(['get', '/from-source.txt', '-'], { env, cwd: work })
+    expect(got.code, got.stderr).toBe(0)
+    expect(got.stdout).toBe('pulled by the replica')
   })
 })

@@ -1,12 +1,18 @@
-import type { PeerStatus } from '@svcdb/contract'
+import type { Client } from '@svcdb/client'
+import type { PeerForgetResponse, PeerStatus } from '@svcdb/contract'
 import { describe, expect, it } from 'vitest'
+import type { CliIo } from '../cli-io'
+import type { CommandContext } from '../command'
+import { runCli } from '../run-cli'
 import {
   formatAge,
   formatOffset,
   formatPeerError,
   formatPeers,
   NO_PEERS_HINT,
+  peersCommand,
 } from './peers-command'
+import { formatForgotten } from './peers-forget'
 
 const NOW = 1_795_634_233_915
 
@@ -102,5 +108,107 @@ describe('formatPeers', () => {
       'edge      pending  no       0  never            -        -',
       '',
     ])
+  })
+})
+
+describe('formatForgotten', () => {
+  it('names the peer and everything dropped, on one line', () => {
+    expect(formatForgotten({ name: 'office', removed: ['peer/office', 'readable/office'] })).toBe(
+      'forgot peer office: dropped peer/office, readable/office\n',
+    )
+    expect(formatForgotten({ name: 'x', removed: [] })).toBe('forgot peer x: dropped nothing\n')
+  })
+})
+
+/** A context whose client answers `forgetPeer` and `peers` with fixed values, and records calls. */
+function recordingContext(json: boolean) {
+  const calls: string[] = []
+  let out = ''
+  const client = {
+    system: {
+      async forgetPeer(name: string): Promise<PeerForgetResponse> {
+        calls.push(`forgetPeer ${name}`)
+        return { name, removed: [`peer/${name}`] }
+      },
+      async peers(): Promise<PeerStatus[]> {
+        calls.push('peers')
+        return []
+      },
+    },
+  } as unknown as Client
+  const ctx = {
+    json,
+    client: async () => client,
+    print(value: unknown, human: () => string) {
+      out += json ? `${JSON.stringify(value)}\n` : human()
+    },
+  } as unknown as CommandContext
+  return { ctx, calls, out: () => out }
+}
+
+describe('peersCommand', () => {
+  it('forgets the named peer with `forget NAME`, printing one line or the answer as JSON', async () => {
+    const human = recordingContext(false)
+    await peersCommand.run(['forget', 'office'], {}, human.ctx)
+    expect(human.calls).toEqual(['forgetPeer office'])
+    expect(human.out()).toBe('forgot peer office: dropped peer/office\n')
+
+    const json = recordingContext(true)
+    await peersCommand.run(['forget', 'office'], {}, json.ctx)
+    expect(JSON.parse(json.out())).toEqual({ name: 'office', removed: ['peer/office'] })
+  })
+
+  it('still prints the status without arguments', async () => {
+    const status = recordingContext(false)
+    await peersCommand.run([], {}, status.ctx)
+    expect(status.calls).toEqual(['peers'])
+    expect(status.out()).toBe(NO_PEERS_HINT)
+  })
+})
+
+function capture(): CliIo & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+  }
+  return io
+}
+
+describe('svcdb peers forget on the command line', () => {
+  it('documents forget in the help of peers and of peers forget', async () => {
+    for (const argv of [
+      ['peers', '--help'],
+      ['peers', 'forget', '--help'],
+      ['help', 'peers', 'forget'],
+    ]) {
+      const io = capture()
+      expect(await runCli(argv, io), argv.join(' ')).toBe(0)
+      expect(io.out).toMatch(/^Usage: svcdb peers \[forget <name>\] \[options\]\n/)
+      expect(io.out).toContain('forget <name> drops what the server kept of a peer')
+    }
+  })
+
+  it('refuses a missing name, an unknown verb and extra arguments with exit 2 before connecting', async () => {
+    // Nothing listens on port 9 of loopback: a command that tried to connect would fail with 1.
+    const env = { SVCDB_URL: 'http://127.0.0.1:9', SVCDB_API_KEY: 'svc_unused' }
+    const cases: [string[], string][] = [
+      [['peers', 'forget'], 'svcdb peers: expected a peer name: peers forget <name>\n'],
+      [
+        ['peers', 'drop', 'x'],
+        "svcdb peers: unknown subcommand 'drop'; run `svcdb peers --help`\n",
+      ],
+      [
+        ['peers', 'forget', 'a', 'b'],
+        'svcdb peers: expected 0 to 2 argument(s): peers [forget <name>]\n',
+      ],
+    ]
+    for (const [argv, stderr] of cases) {
+      const io = capture()
+      expect(await runCli(argv, io, { env }), argv.join(' ')).toBe(2)
+      expect(io.err).toBe(stderr)
+      expect(io.out).toBe('')
+    }
   })
 })

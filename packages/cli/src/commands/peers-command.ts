@@ -1,8 +1,10 @@
 import type { PeerStatus } from '@svcdb/contract'
+import { usageError } from '../cli-error'
 import type { Command } from '../command'
 import { humanValue } from '../output/human-value'
 import { formatTable } from '../output/table'
 import type { Column } from '../output/table'
+import { FORGET, runForget } from './peers-forget'
 
 /** What `svcdb peers` prints when the server has no peers. */
 export const NO_PEERS_HINT = 'no peers configured: start the server with --peer NAME=URL\n'
@@ -56,19 +58,34 @@ export function formatPeers(peers: readonly PeerStatus[], now: number): string {
   return peers.length === 0 ? NO_PEERS_HINT : formatTable(peers, peerColumns(now))
 }
 
-/** `svcdb peers` (root): the replication peers' status; `--json` prints the raw items. */
+/**
+ * `svcdb peers` (root): the replication peers' status; `--json` prints the raw items.
+ * `svcdb peers forget NAME` drops what the server kept of a peer no longer configured. A
+ * command with an optional verb rather than a group, so that `svcdb peers` alone still
+ * prints the table (a group without its subcommand prints its help).
+ */
 export const peersCommand: Command = {
   name: 'peers',
   summary: 'show the replication peers: state, lag, last sync, clock offset (root)',
-  usage: '',
+  usage: `[${FORGET} <name>]`,
   details:
     'One row per --peer of the server. STATE is ok after a successful sync, failing after a ' +
     "failed attempt, pending before the first; LIVE says whether the peer's event stream is " +
     "followed; LAG counts the peer's entries not applied here yet; OFFSET is the peer's clock " +
     "minus this server's and RTT the round trip, from its heartbeats. --json prints every " +
-    'field, the full last error and the forks created by conflicting changes.',
-  args: [0, 0],
-  async run(_p, _v, ctx) {
+    'field, the full last error and the forks created by conflicting changes.\n\n' +
+    `${FORGET} <name> drops what the server kept of a peer it is no longer started with ` +
+    "(--peer): its pins peer/NAME, which keep the peer's last version from garbage " +
+    'collection, its read-only cursor, its staging fork and its status, and prints what went. ' +
+    'A peer still configured is refused (exit 5: restart the server without it first); a ' +
+    'name nothing is kept of is not found (exit 3).',
+  wireOptions: { name: '<name>' },
+  args: [0, 2],
+  async run(positionals, _v, ctx) {
+    const [verb] = positionals
+    if (verb === FORGET) return runForget(positionals, ctx)
+    if (verb !== undefined)
+      throw usageError(`unknown subcommand '${verb}'; run \`svcdb peers --help\``)
     const peers = await (await ctx.client()).system.peers()
     ctx.print(peers, () => formatPeers(peers, Date.now()))
   },

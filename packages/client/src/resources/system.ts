@@ -16,6 +16,13 @@ export interface SystemApi {
    * the server has no peers.
    */
   peers(options?: CallOptions): Promise<ResponseOf<R['systemPeers']>['items']>
+  /**
+   * Root: drops what the server kept of a peer no longer configured with `--peer` (its
+   * `peer/NAME` pins, which keep the peer's last version from GC, its read-only cursor, its
+   * staging fork, its status) and answers `{ name, removed }`. 409 `CONFLICT` while the peer
+   * is still configured, 404 `NOT_FOUND` when nothing of it is kept.
+   */
+  forgetPeer(name: string, options?: CallOptions): Promise<ResponseOf<R['systemPeersForget']>>
   /** The Prometheus text exposition. */
   metrics(options?: CallOptions): Promise<string>
   /** Root: runs GC now and answers when it is done. */
@@ -65,6 +72,8 @@ export function systemApi(t: Transport): SystemApi {
     health: (o = {}) => t.json(routes.systemHealth, { signal: o.signal }),
     stats: (o = {}) => t.json(routes.systemStats, { signal: o.signal }),
     peers: async (o = {}) => (await t.json(routes.systemPeers, { signal: o.signal })).items,
+    forgetPeer: (name, o = {}) =>
+      t.json(routes.systemPeersForget, { params: { name }, signal: o.signal }),
     metrics: async (o = {}) =>
       readBody(await t.send(routes.systemMetrics, { signal: o.signal }), (r) => r.text(), o.signal),
     gc: (o = {}) =>
