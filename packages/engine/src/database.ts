@@ -1,27 +1,20 @@
-import { archiveChunkIds, writeArchive } from './archive/export-archive'
-import type { ExportOptions } from './archive/export-archive'
-import { importArchive } from './archive/import-archive'
+import { archiveChunkIds, writeArchive, type ExportOptions } from './archive/export-archive'
+import { importArchive, type ImportOptions, type ImportResult } from './archive/import-archive'
 import { oneChunk, refreshedArchive } from './archive/refreshed-archive'
-import type { ImportOptions, ImportResult } from './archive/import-archive'
 import type { ChangeIterationOptions, ChangeListener } from './changes/change-feed'
 import type { SequencedChange } from './changes/database-change'
 import type { EngineCore } from './engine-core'
-import { collectGarbage } from './gc/collect-garbage'
+import { collectGarbage, type GcOptions, type GcResult } from './gc/collect-garbage'
 import { collectGarbageUnderLease, type LeasedGcSettings } from './gc/leased-gc'
-import type { GcOptions, GcResult } from './gc/collect-garbage'
-import { diffEntries } from './changes/entry-diff'
-import { buildIndexes } from './indexes/build-indexes'
-import type { ReindexOptions, ReindexResult } from './indexes/build-indexes'
-import type { EntryDifference } from './changes/entry-diff'
+import { diffEntries, type EntryDifference } from './changes/entry-diff'
+import { buildIndexes, type ReindexOptions, type ReindexResult } from './indexes/build-indexes'
 import { parseHash } from './internal/hex'
 import type { TreeView } from './read/tree-view'
 import type { EngineStats } from './stats/engine-stats'
-import { createSystemStore } from './system-store'
-import type { SystemStore } from './system-store'
+import { createSystemStore, type SystemStore } from './system-store'
 import type { Storage } from './storage/open-storage'
 import { withStoredVersion } from './versions/existing-version'
-import { verifyDatabase } from './verify/verify-database'
-import type { VerifyOptions, VerifyResult } from './verify/verify-database'
+import { verifyDatabase, type VerifyOptions, type VerifyResult } from './verify/verify-database'
 import { Forks } from './versions/forks'
 import { history, type HistoryEntry } from './versions/history'
 import { checkHeadMoveOptions, headLogMark, headLogPage } from './versions/head-log'
@@ -37,8 +30,7 @@ import { assertVersionRoot } from './versions/version-roots'
 import { missingChunks, putChunk, readChunk } from './write/chunk-uploads'
 import type { ChangeResult } from './read/entry'
 import { Workspace } from './workspace'
-import { changeLogId, replayChanges } from './replay-changes'
-import type { ReplayChangesOptions } from './replay-changes'
+import { changeLogId, replayChanges, type ReplayChangesOptions } from './replay-changes'
 import { checkStorageOptions, leasedGcSettings, openCore, openStorageFor } from './database-open'
 import type { DatabaseOptions } from './database-open'
 
@@ -179,12 +171,9 @@ export class Database extends Workspace {
   exportArchive(
     options: { snapshot?: string; version?: string } & ExportOptions = {},
   ): AsyncGenerator<Uint8Array> {
-    const spec =
-      options.version !== undefined
-        ? { version: options.version }
-        : options.snapshot !== undefined
-          ? { snapshot: options.snapshot }
-          : undefined
+    const { version, snapshot } = options
+    const named = snapshot === undefined ? undefined : { snapshot }
+    const spec = version === undefined ? named : { version }
     return refreshedArchive(this.core.shared, () => writeArchive(this.core, spec, null, options))
   }
 
@@ -215,12 +204,7 @@ export class Database extends Workspace {
     this.core.assertOpen()
     const from = await resolveVersionRoot(this.core, options.from)
     const to = await resolveVersionRoot(this.core, options.to)
-    yield* diffEntries(
-      this.core.objects,
-      from,
-      to,
-      options.signal === undefined ? {} : { signal: options.signal },
-    )
+    yield* diffEntries(this.core.objects, from, to, options)
   }
 
   /**
@@ -234,9 +218,8 @@ export class Database extends Workspace {
   }
 
   /**
-   * The raw ids of the chunks `exportArchive({ version: to })` (with `from`,
-   * `diffArchive({ from, to })`) would carry, read from the trees alone. A receiver that
-   * holds some names them in `skipChunks`, so they are not sent again.
+   * The raw ids of the chunks `diffArchive({ from, to })` (without `from`, the export of `to`)
+   * would carry, read from the trees alone: a receiver names those it holds in `skipChunks`.
    */
   archiveChunkIds(
     options: { from?: string; to?: string; signal?: AbortSignal } = {},
@@ -314,8 +297,7 @@ export class Database extends Workspace {
 
   /**
    * The chunk ids among `hashes` that are not stored (`INVALID_HASH` for a malformed one).
-   * Those found are kept from GC for a while, for the upload that names them next; with
-   * `hold: false` nothing is kept (an import checks what it references again).
+   * Those found are kept from GC for a while for the upload naming them, unless `hold: false`.
    */
   async missingChunks(hashes: readonly string[], options?: { hold?: boolean }): Promise<string[]> {
     this.core.assertOpen()

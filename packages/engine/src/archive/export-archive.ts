@@ -6,7 +6,7 @@ import type { ArchiveHeader } from './archive-codec'
 import { VersionDiff } from './version-diff'
 import type { WalkItem } from './version-diff'
 import type { ChunkStore } from '../chunks/chunk-store'
-import type { GcFence } from '../commit/gc-fence'
+import type { GcFence, Lease } from '../commit/gc-fence'
 import type { Clock } from '../internal/clock'
 import type { ObjectStore } from '../objects/object-store'
 import type { FormatRecord } from '../state/format-record'
@@ -56,14 +56,8 @@ export async function* writeArchive(
   options: ExportOptions = {},
 ): AsyncGenerator<Uint8Array> {
   core.assertOpen()
-  const target = await resolveVersionRoot(core, to)
-  const base = from === null ? undefined : await resolveVersionRoot(core, from)
-  const lease = core.fence.lease()
+  const { target, base, lease } = await pinVersions(core, to, from)
   try {
-    for (const root of base === undefined ? [target] : [target, base]) {
-      const sweeping = lease.add(root)
-      if (sweeping !== undefined) await sweeping
-    }
     const header: ArchiveHeader = {
       formatVersion: ARCHIVE_FORMAT_VERSION,
       kind: base === undefined ? 'export' : 'patch',
@@ -121,20 +115,30 @@ export async function* archiveChunkIds(
   options: { signal?: AbortSignal } = {},
 ): AsyncGenerator<Uint8Array> {
   core.assertOpen()
-  const target = await resolveVersionRoot(core, to)
-  const base = from === null ? undefined : await resolveVersionRoot(core, from)
-  const lease = core.fence.lease()
+  const { target, base, lease } = await pinVersions(core, to, from)
   try {
-    for (const root of base === undefined ? [target] : [target, base]) {
-      const sweeping = lease.add(root)
-      if (sweeping !== undefined) await sweeping
-    }
     const walk = new VersionDiff(core.objects, new HashSet(), options.signal)
     for await (const item of walk.directory(target, base))
       if (item.type === 'chunk') yield item.hash
   } finally {
     lease.release()
   }
+}
+
+/** Resolves `to` and `from` (null: none) and pins them against GC until `lease` is released. */
+async function pinVersions(
+  core: ExportServices,
+  to: VersionSpec,
+  from: VersionSpec | null,
+): Promise<{ target: Uint8Array; base: Uint8Array | undefined; lease: Lease }> {
+  const target = await resolveVersionRoot(core, to)
+  const base = from === null ? undefined : await resolveVersionRoot(core, from)
+  const lease = core.fence.lease()
+  for (const root of base === undefined ? [target] : [target, base]) {
+    const sweeping = lease.add(root)
+    if (sweeping !== undefined) await sweeping
+  }
+  return { target, base, lease }
 }
 
 async function* flushOne(
